@@ -1,0 +1,892 @@
+//! The board: stones, strings with exact liberty counts, captures, simple ko
+//! and an incremental Zobrist hash.
+//!
+//! A `Board` is a flat value with no heap pointers, so copying it for a
+//! playout is a `memcpy`. Points are indices into a frame one cell wider than
+//! the board on every side (the left and right frames share a column), so
+//! neighbour loops need no bounds checks.
+
+use super::color::{Cell, Color, Move};
+use super::score::{self, AreaScore, Framed};
+use super::zobrist::KEYS;
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// Largest supported width or height.
+pub const MAX_SIZE: usize = 25;
+/// Cells in the framed array of the largest board.
+pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1;
+const MAX_AREA: usize = MAX_SIZE * MAX_SIZE;
+const NONE: u16 = 0;
+
+/// An index into the framed board. Index 0 is always in the frame, so no real
+/// point is ever 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point(pub u16);
+
+impl Point {
+    #[inline]
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Why a move is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    OffBoard,
+    Occupied,
+    Suicide,
+    /// Retaking a single stone at once (simple ko).
+    Ko,
+    /// Recreating an earlier position of the game (positional superko).
+    Superko,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Illegal::OffBoard => "off the board",
+            Illegal::Occupied => "point occupied",
+            Illegal::Suicide => "suicide",
+            Illegal::Ko => "ko",
+            Illegal::Superko => "positional superko",
+        })
+    }
+}
+
+/// A set of points as a fixed bit array; cheap to create on the stack.
+#[derive(Clone)]
+pub struct PointSet([u64; MAX_POINTS.div_ceil(64)]);
+
+impl Default for PointSet {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PointSet {
+    #[inline]
+    pub fn new() -> Self {
+        PointSet([0; MAX_POINTS.div_ceil(64)])
+    }
+    /// Adds `p`; true if it was not there yet.
+    #[inline]
+    pub fn insert(&mut self, p: Point) -> bool {
+        let (w, b) = (p.idx() >> 6, 1u64 << (p.idx() & 63));
+        let fresh = self.0[w] & b == 0;
+        self.0[w] |= b;
+        fresh
+    }
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        self.0[p.idx() >> 6] & (1u64 << (p.idx() & 63)) != 0
+    }
+}
+
+#[derive(Clone)]
+pub struct Board {
+    width: u8,
+    height: u8,
+    stride: u16,
+    cells: [Cell; MAX_POINTS],
+    /// The string a stone belongs to, named by one of its stones.
+    head: [u16; MAX_POINTS],
+    /// Next stone of the same string (a circular list).
+    next: [u16; MAX_POINTS],
+    /// Exact liberty count, valid at string heads.
+    libs: [u16; MAX_POINTS],
+    /// Stone count, valid at string heads.
+    size: [u16; MAX_POINTS],
+    /// The empty points, in no order, and where each sits in that list.
+    empties: [u16; MAX_AREA],
+    empty_at: [u16; MAX_POINTS],
+    n_empty: u16,
+    hash: u64,
+    /// Point the side to move may not take because it would retake a ko.
+    ko: u16,
+    to_move: Color,
+    last: [Move; 2],
+    captures: [u32; 2],
+}
+
+impl Board {
+    /// An empty board. Panics if a side is 0 or larger than [`MAX_SIZE`].
+    pub fn new(width: usize, height: usize) -> Board {
+        assert!(
+            (1..=MAX_SIZE).contains(&width) && (1..=MAX_SIZE).contains(&height),
+            "board size {width}x{height} out of range 1..={MAX_SIZE}"
+        );
+        let stride = width + 1;
+        let mut b = Board {
+            width: width as u8,
+            height: height as u8,
+            stride: stride as u16,
+            cells: [Cell::Off; MAX_POINTS],
+            head: [NONE; MAX_POINTS],
+            next: [NONE; MAX_POINTS],
+            libs: [0; MAX_POINTS],
+            size: [0; MAX_POINTS],
+            empties: [0; MAX_AREA],
+            empty_at: [0; MAX_POINTS],
+            n_empty: 0,
+            hash: 0,
+            ko: NONE,
+            to_move: Color::Black,
+            last: [Move::Pass; 2],
+            captures: [0; 2],
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let p = b.point(x, y);
+                b.cells[p.idx()] = Cell::Empty;
+                b.empty_at[p.idx()] = b.n_empty;
+                b.empties[b.n_empty as usize] = p.0;
+                b.n_empty += 1;
+            }
+        }
+        b
+    }
+
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+    /// Number of points on the board.
+    #[inline]
+    pub fn area(&self) -> usize {
+        self.width() * self.height()
+    }
+
+    /// The point at column `x`, row `y` (0-based, row 0 at the top).
+    #[inline]
+    pub fn point(&self, x: usize, y: usize) -> Point {
+        debug_assert!(x < self.width() && y < self.height());
+        Point(((y + 1) * self.stride as usize + x + 1) as u16)
+    }
+
+    /// The point at (x, y) if it is on the board.
+    pub fn try_point(&self, x: i64, y: i64) -> Option<Point> {
+        (x >= 0 && y >= 0 && (x as usize) < self.width() && (y as usize) < self.height())
+            .then(|| self.point(x as usize, y as usize))
+    }
+
+    /// Column and row of a point.
+    #[inline]
+    pub fn xy(&self, p: Point) -> (usize, usize) {
+        let s = self.stride as usize;
+        (p.idx() % s - 1, p.idx() / s - 1)
+    }
+
+    /// All points on the board, row by row.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.height()).flat_map(move |y| (0..self.width()).map(move |x| self.point(x, y)))
+    }
+
+    #[inline]
+    pub fn at(&self, p: Point) -> Cell {
+        self.cells[p.idx()]
+    }
+
+    #[inline]
+    pub fn neighbors(&self, p: Point) -> [Point; 4] {
+        let (i, s) = (p.0, self.stride);
+        [Point(i - s), Point(i - 1), Point(i + 1), Point(i + s)]
+    }
+
+    #[inline]
+    pub fn diagonals(&self, p: Point) -> [Point; 4] {
+        let (i, s) = (p.0, self.stride);
+        [
+            Point(i - s - 1),
+            Point(i - s + 1),
+            Point(i + s - 1),
+            Point(i + s + 1),
+        ]
+    }
+
+    /// Zobrist hash of the stones (positional: side to move and ko excluded).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    /// Sets whose turn it is (a setup operation; clears the ko).
+    pub fn set_to_move(&mut self, c: Color) {
+        if c != self.to_move {
+            self.ko = NONE;
+        }
+        self.to_move = c;
+    }
+    /// The last move, and the one before it.
+    #[inline]
+    pub fn last_moves(&self) -> [Move; 2] {
+        self.last
+    }
+    /// The point the side to move may not play because of simple ko.
+    #[inline]
+    pub fn ko_point(&self) -> Option<Point> {
+        (self.ko != NONE).then_some(Point(self.ko))
+    }
+    /// Stones captured by `c` so far.
+    pub fn captures_by(&self, c: Color) -> u32 {
+        self.captures[c.index()]
+    }
+
+    /// The empty points, in no particular order.
+    #[inline]
+    pub fn empty_points(&self) -> &[u16] {
+        &self.empties[..self.n_empty as usize]
+    }
+
+    /// Number of stones of the string through `p` (0 for an empty point).
+    #[inline]
+    pub fn string_size(&self, p: Point) -> usize {
+        if self.cells[p.idx()].is_stone() {
+            self.size[self.head[p.idx()] as usize] as usize
+        } else {
+            0
+        }
+    }
+
+    /// Exact liberty count of the string through `p` (0 for an empty point).
+    #[inline]
+    pub fn liberty_count(&self, p: Point) -> usize {
+        if self.cells[p.idx()].is_stone() {
+            self.libs[self.head[p.idx()] as usize] as usize
+        } else {
+            0
+        }
+    }
+
+    /// The string through `p`, named by a stone that is the same for all its
+    /// stones (changes when strings merge).
+    #[inline]
+    pub fn string_id(&self, p: Point) -> Point {
+        Point(self.head[p.idx()])
+    }
+
+    /// The stones of the string through `p`.
+    pub fn stones(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        let start = p.0;
+        let mut cur = Some(start);
+        std::iter::from_fn(move || {
+            let here = cur?;
+            let n = self.next[here as usize];
+            cur = (n != start).then_some(n);
+            Some(Point(here))
+        })
+    }
+
+    /// Up to `N` distinct liberties of the string through `p`.
+    pub fn liberties<const N: usize>(&self, p: Point) -> ArrayVec<Point, N> {
+        let mut out = ArrayVec::new();
+        let mut seen = PointSet::new();
+        for s in self.stones(p) {
+            for n in self.neighbors(s) {
+                if self.cells[n.idx()] == Cell::Empty && seen.insert(n) {
+                    out.push(n);
+                    if out.is_full() {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The last liberty of a string in atari.
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        (self.liberty_count(p) == 1).then(|| self.liberties::<1>(p)[0])
+    }
+
+    /// Whether `p` is an eye of `c` in the cheap playout sense: every neighbour
+    /// is `c` (or the edge) and the opponent holds at most one diagonal (none
+    /// on the edge). Such an eye is never filled by a sensible player.
+    #[inline]
+    pub fn is_eye(&self, c: Color, p: Point) -> bool {
+        if self.cells[p.idx()] != Cell::Empty {
+            return false;
+        }
+        let own = c.stone();
+        for n in self.neighbors(p) {
+            let cell = self.cells[n.idx()];
+            if cell != own && cell != Cell::Off {
+                return false;
+            }
+        }
+        let (mut enemy, mut off) = (0, 0);
+        let opp = c.opp().stone();
+        for d in self.diagonals(p) {
+            match self.cells[d.idx()] {
+                Cell::Off => off = 1,
+                x if x == opp => enemy += 1,
+                _ => {}
+            }
+        }
+        enemy + off < 2
+    }
+
+    /// Whether a stone of `c` at `p` would capture something.
+    #[inline]
+    pub fn captures_at(&self, c: Color, p: Point) -> bool {
+        let opp = c.opp().stone();
+        self.neighbors(p)
+            .iter()
+            .any(|n| self.cells[n.idx()] == opp && self.libs[self.head[n.idx()] as usize] == 1)
+    }
+
+    /// Legality of `c` playing at `p` by the board alone: the point is empty,
+    /// the move is not suicide and does not retake a ko at once. Positional
+    /// superko needs the game history: see [`super::Game`].
+    #[inline]
+    pub fn check(&self, c: Color, p: Point) -> Result<(), Illegal> {
+        match self.cells[p.idx()] {
+            Cell::Empty => {}
+            Cell::Off => return Err(Illegal::OffBoard),
+            _ => return Err(Illegal::Occupied),
+        }
+        if p.0 == self.ko && c == self.to_move {
+            return Err(Illegal::Ko);
+        }
+        if self.is_suicide(c, p) {
+            return Err(Illegal::Suicide);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    pub fn is_legal(&self, c: Color, p: Point) -> bool {
+        self.check(c, p).is_ok()
+    }
+
+    /// Whether a stone of `c` on the empty point `p` would have no liberty
+    /// after its captures.
+    #[inline]
+    pub fn is_suicide(&self, c: Color, p: Point) -> bool {
+        let own = c.stone();
+        for n in self.neighbors(p) {
+            let cell = self.cells[n.idx()];
+            if cell == Cell::Empty {
+                return false;
+            }
+            if cell.is_stone() {
+                let libs = self.libs[self.head[n.idx()] as usize];
+                if (cell == own) == (libs > 1) {
+                    return false; // an own string keeps a liberty, or we capture
+                }
+            }
+        }
+        true
+    }
+
+    /// The liberty count the string of a stone of `c` at `p` would have,
+    /// counting up to `limit` (captures included). Used to spot self-atari.
+    pub fn liberties_after(&self, c: Color, p: Point, limit: usize) -> usize {
+        let own = c.stone();
+        let opp = c.opp().stone();
+        let mut captured: ArrayVec<u16, 4> = ArrayVec::new();
+        let mut friends: ArrayVec<u16, 4> = ArrayVec::new();
+        for n in self.neighbors(p) {
+            let (cell, h) = (self.cells[n.idx()], self.head[n.idx()]);
+            if cell == opp && self.libs[h as usize] == 1 && !captured.contains(&h) {
+                captured.push(h);
+            } else if cell == own && !friends.contains(&h) {
+                friends.push(h);
+            }
+        }
+        // a point is a liberty afterwards if it is empty or a captured stone
+        let freed = |q: Point| {
+            let cell = self.cells[q.idx()];
+            cell == Cell::Empty || (cell == opp && captured.contains(&self.head[q.idx()]))
+        };
+        let mut seen = PointSet::new();
+        seen.insert(p);
+        let mut count = 0;
+        for n in self.neighbors(p) {
+            if freed(n) && seen.insert(n) {
+                count += 1;
+            }
+        }
+        for &h in &friends {
+            for s in self.stones(Point(h)) {
+                if count >= limit {
+                    return count;
+                }
+                for q in self.neighbors(s) {
+                    if freed(q) && seen.insert(q) {
+                        count += 1;
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    /// The Zobrist hash the board would have after `c` plays the legal move `p`.
+    pub fn hash_after(&self, c: Color, p: Point) -> u64 {
+        let mut h = self.hash ^ KEYS[c.index()][p.idx()];
+        let opp = c.opp();
+        let mut done: ArrayVec<u16, 4> = ArrayVec::new();
+        for n in self.neighbors(p) {
+            if self.cells[n.idx()] == opp.stone() {
+                let head = self.head[n.idx()];
+                if self.libs[head as usize] == 1 && !done.contains(&head) {
+                    done.push(head);
+                    for s in self.stones(n) {
+                        h ^= KEYS[opp.index()][s.idx()];
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// Plays `mv` for the side to move, checking the board rules.
+    pub fn play(&mut self, mv: Move) -> Result<u32, Illegal> {
+        match mv {
+            Move::Pass => {
+                self.pass();
+                Ok(0)
+            }
+            Move::Play(p) => self.play_stone(self.to_move, p),
+        }
+    }
+
+    /// Plays a stone of `c` (who then becomes the player who moved last),
+    /// checking the board rules. Returns the number of stones captured.
+    pub fn play_stone(&mut self, c: Color, p: Point) -> Result<u32, Illegal> {
+        if p.idx() >= MAX_POINTS {
+            return Err(Illegal::OffBoard);
+        }
+        self.check(c, p)?;
+        Ok(self.play_legal(c, p))
+    }
+
+    /// The side to move passes.
+    pub fn pass(&mut self) {
+        self.ko = NONE;
+        self.last = [Move::Pass, self.last[0]];
+        self.to_move = self.to_move.opp();
+    }
+
+    /// Plays a stone that [`Board::check`] accepted. Returns the number of
+    /// stones captured.
+    pub fn play_legal(&mut self, c: Color, p: Point) -> u32 {
+        debug_assert!(self.check(c, p).is_ok(), "illegal {c} at {p:?}");
+        let adjacent = self.put_stone(c, p);
+        let opp = c.opp().stone();
+        let mut captured = 0;
+        let mut ko = NONE;
+        for &h in &adjacent {
+            if self.cells[h as usize] == opp && self.libs[h as usize] == 0 {
+                if self.size[h as usize] == 1 {
+                    ko = h;
+                }
+                captured += self.remove_string(Point(h));
+            }
+        }
+        self.join_friends(c, p, &adjacent);
+        let h = self.head[p.idx()] as usize;
+        debug_assert!(self.libs[h] > 0, "suicide slipped through at {p:?}");
+        // Only a lone stone that took a lone stone and now sits in atari can
+        // be retaken at once to repeat the position: that is the ko point.
+        self.ko = if captured == 1 && ko != NONE && self.size[h] == 1 && self.libs[h] == 1 {
+            ko
+        } else {
+            NONE
+        };
+        self.captures[c.index()] += captured;
+        self.last = [Move::Play(p), self.last[0]];
+        self.to_move = c.opp();
+        captured
+    }
+
+    /// Sets a lone stone of `c` on `p`, taking `p` from the liberties of the
+    /// strings around it. Returns those strings (heads, distinct).
+    #[inline]
+    fn put_stone(&mut self, c: Color, p: Point) -> ArrayVec<u16, 4> {
+        let i = p.idx();
+        self.remove_empty(p);
+        self.cells[i] = c.stone();
+        self.hash ^= KEYS[c.index()][i];
+        self.head[i] = p.0;
+        self.next[i] = p.0;
+        self.size[i] = 1;
+        let mut libs = 0;
+        let mut adjacent: ArrayVec<u16, 4> = ArrayVec::new();
+        for n in self.neighbors(p) {
+            match self.cells[n.idx()] {
+                Cell::Empty => libs += 1,
+                Cell::Off => {}
+                _ => {
+                    let h = self.head[n.idx()];
+                    if !adjacent.contains(&h) {
+                        adjacent.push(h);
+                        self.libs[h as usize] -= 1;
+                    }
+                }
+            }
+        }
+        self.libs[i] = libs;
+        adjacent
+    }
+
+    /// Merges the new stone `p` with the strings of its colour among `adjacent`.
+    #[inline]
+    fn join_friends(&mut self, c: Color, p: Point, adjacent: &[u16]) {
+        let mut friends: ArrayVec<u16, 4> = ArrayVec::new();
+        for &h in adjacent {
+            if self.cells[h as usize] == c.stone() {
+                friends.push(h);
+            }
+        }
+        match friends.len() {
+            0 => {}
+            1 => self.join_single(p, friends[0]),
+            _ => self.join_many(p, &friends),
+        }
+    }
+
+    /// Adds the lone stone `p` to the string `h`, counting only the liberties
+    /// of `p` the string did not already have.
+    fn join_single(&mut self, p: Point, h: u16) {
+        let mut extra = 0;
+        for n in self.neighbors(p) {
+            if self.cells[n.idx()] == Cell::Empty
+                && !self
+                    .neighbors(n)
+                    .iter()
+                    .any(|&m| self.cells[m.idx()].is_stone() && self.head[m.idx()] == h)
+            {
+                extra += 1;
+            }
+        }
+        let (i, hi) = (p.idx(), h as usize);
+        self.head[i] = h;
+        self.next[i] = self.next[hi];
+        self.next[hi] = p.0;
+        self.size[hi] += 1;
+        self.libs[hi] += extra;
+    }
+
+    /// Merges `p` and the strings `heads` into the largest, then recounts its
+    /// liberties by walking its stones.
+    fn join_many(&mut self, p: Point, heads: &[u16]) {
+        let big = *heads
+            .iter()
+            .max_by_key(|&&h| self.size[h as usize])
+            .unwrap();
+        let (bi, pi) = (big as usize, p.idx());
+        self.head[pi] = big;
+        self.next[pi] = self.next[bi];
+        self.next[bi] = p.0;
+        self.size[bi] += 1;
+        for &h in heads {
+            if h == big {
+                continue;
+            }
+            let mut s = h;
+            loop {
+                self.head[s as usize] = big;
+                let n = self.next[s as usize];
+                if n == h {
+                    break;
+                }
+                s = n;
+            }
+            // splice the two circular lists
+            let after_big = self.next[bi];
+            self.next[bi] = self.next[h as usize];
+            self.next[h as usize] = after_big;
+            self.size[bi] += self.size[h as usize];
+        }
+        let mut seen = PointSet::new();
+        let mut libs = 0;
+        let mut s = big;
+        loop {
+            for n in self.neighbors(Point(s)) {
+                if self.cells[n.idx()] == Cell::Empty && seen.insert(n) {
+                    libs += 1;
+                }
+            }
+            s = self.next[s as usize];
+            if s == big {
+                break;
+            }
+        }
+        self.libs[bi] = libs;
+    }
+
+    /// Takes a string off the board, giving its points back as liberties.
+    fn remove_string(&mut self, p: Point) -> u32 {
+        let color = self.cells[p.idx()].color().expect("stone");
+        let key = &KEYS[color.index()];
+        let start = p.0;
+        let mut s = start;
+        let mut count = 0;
+        loop {
+            let si = s as usize;
+            self.cells[si] = Cell::Empty;
+            self.hash ^= key[si];
+            self.add_empty(Point(s));
+            count += 1;
+            let mut done: ArrayVec<u16, 4> = ArrayVec::new();
+            for n in self.neighbors(Point(s)) {
+                if self.cells[n.idx()].is_stone() {
+                    let h = self.head[n.idx()];
+                    if !done.contains(&h) {
+                        done.push(h);
+                        self.libs[h as usize] += 1;
+                    }
+                }
+            }
+            s = self.next[si];
+            if s == start {
+                break;
+            }
+        }
+        count
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, p: Point) {
+        let at = self.empty_at[p.idx()] as usize;
+        self.n_empty -= 1;
+        let last = self.empties[self.n_empty as usize];
+        self.empties[at] = last;
+        self.empty_at[last as usize] = at as u16;
+    }
+
+    #[inline]
+    fn add_empty(&mut self, p: Point) {
+        self.empty_at[p.idx()] = self.n_empty;
+        self.empties[self.n_empty as usize] = p.0;
+        self.n_empty += 1;
+    }
+
+    /// Tromp-Taylor area count as the board stands (no dead-stone removal);
+    /// komi goes to white.
+    pub fn area_score(&self, komi: f32) -> AreaScore {
+        score::area(&self.framed(), komi)
+    }
+
+    /// Black's area minus white's, without komi and without building the
+    /// ownership map: the playout scorer.
+    pub fn area_margin(&self) -> i32 {
+        let (black, white) = score::count(&self.framed(), None);
+        black as i32 - white as i32
+    }
+
+    /// The cells in their framed layout, for the scorer.
+    pub fn framed(&self) -> Framed<'_> {
+        Framed {
+            cells: &self.cells,
+            stride: self.stride as usize,
+            width: self.width(),
+            height: self.height(),
+        }
+    }
+
+    /// Rebuilds strings, liberties, hash and the empty list from the cells and
+    /// compares them with the incremental state. Returns what differs.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut fresh = Board::new(self.width(), self.height());
+        for p in self.points() {
+            if let Some(c) = self.at(p).color() {
+                fresh.place_setup(c, p);
+            }
+        }
+        if fresh.hash != self.hash {
+            return Err(format!(
+                "hash {:x} != recomputed {:x}",
+                self.hash, fresh.hash
+            ));
+        }
+        if fresh.n_empty != self.n_empty {
+            return Err(format!(
+                "{} empties, recomputed {}",
+                self.n_empty, fresh.n_empty
+            ));
+        }
+        for &e in self.empty_points() {
+            if self.cells[e as usize] != Cell::Empty
+                || self.empties[self.empty_at[e as usize] as usize] != e
+            {
+                return Err(format!("empty list broken at {}", e));
+            }
+        }
+        for p in self.points() {
+            if !self.at(p).is_stone() {
+                continue;
+            }
+            let (mine, theirs) = (self.string_id(p), fresh.string_id(p));
+            let mine_set: Vec<Point> = {
+                let mut v: Vec<Point> = self.stones(mine).collect();
+                v.sort();
+                v
+            };
+            let theirs_set: Vec<Point> = {
+                let mut v: Vec<Point> = fresh.stones(theirs).collect();
+                v.sort();
+                v
+            };
+            if mine_set != theirs_set {
+                return Err(format!(
+                    "string at {:?}: {:?} != {:?}",
+                    self.xy(p),
+                    mine_set,
+                    theirs_set
+                ));
+            }
+            if self.size[mine.idx()] as usize != mine_set.len() {
+                return Err(format!(
+                    "string at {:?}: size {}",
+                    self.xy(p),
+                    self.size[mine.idx()]
+                ));
+            }
+            let exact = fresh.liberties::<MAX_AREA>(p).len();
+            if self.liberty_count(p) != exact {
+                return Err(format!(
+                    "string at {:?}: {} liberties, really {}",
+                    self.xy(p),
+                    self.liberty_count(p),
+                    exact
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts a stone down without capturing (setting up a position). A string
+    /// left without liberties is caught by `from_cells`.
+    fn place_setup(&mut self, c: Color, p: Point) {
+        let adjacent = self.put_stone(c, p);
+        self.join_friends(c, p, &adjacent);
+    }
+
+    /// Builds a position from a diagram: rows top to bottom, `X`/`B`/`x` for
+    /// black, `O`/`W`/`o` for white, `.`/`-`/`+` for empty; spaces ignored,
+    /// blank lines skipped. Black to move. Fails on ragged rows, unknown
+    /// characters, sizes out of range or strings without liberties.
+    pub fn from_ascii(text: &str) -> Result<Board, String> {
+        let rows: Vec<Vec<Cell>> = text
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                l.chars()
+                    .map(|ch| match ch {
+                        'X' | 'B' | 'x' => Ok(Cell::Black),
+                        'O' | 'W' | 'o' => Ok(Cell::White),
+                        '.' | '-' | '+' => Ok(Cell::Empty),
+                        other => Err(format!("unexpected character {other:?} in diagram")),
+                    })
+                    .collect()
+            })
+            .collect::<Result<_, _>>()?;
+        let height = rows.len();
+        let width = rows.first().map_or(0, |r| r.len());
+        if !(1..=MAX_SIZE).contains(&height) || !(1..=MAX_SIZE).contains(&width) {
+            return Err(format!(
+                "diagram of {width}x{height} is out of range 1..={MAX_SIZE}"
+            ));
+        }
+        if let Some(r) = rows.iter().position(|r| r.len() != width) {
+            return Err(format!(
+                "row {} has {} points, expected {width}",
+                r + 1,
+                rows[r].len()
+            ));
+        }
+        let cells: Vec<Cell> = rows.into_iter().flatten().collect();
+        Board::from_cells(width, height, &cells)
+    }
+
+    /// Builds a position from row-major cells (index `y * width + x`). Black
+    /// to move. Fails if a string has no liberty.
+    pub fn from_cells(width: usize, height: usize, cells: &[Cell]) -> Result<Board, String> {
+        if cells.len() != width * height
+            || !(1..=MAX_SIZE).contains(&width)
+            || !(1..=MAX_SIZE).contains(&height)
+        {
+            return Err(format!(
+                "{} cells do not make a {width}x{height} board",
+                cells.len()
+            ));
+        }
+        let mut b = Board::new(width, height);
+        for (i, &cell) in cells.iter().enumerate() {
+            if let Some(c) = cell.color() {
+                b.place_setup(c, b.point(i % width, i / width));
+            }
+        }
+        if let Some(p) = b
+            .points()
+            .find(|&p| b.at(p).is_stone() && b.liberty_count(p) == 0)
+        {
+            let (x, y) = b.xy(p);
+            return Err(format!("the string at column {x}, row {y} has no liberty"));
+        }
+        Ok(b)
+    }
+
+    /// Row-major cells (index `y * width + x`).
+    pub fn cells(&self) -> Vec<Cell> {
+        self.points().map(|p| self.at(p)).collect()
+    }
+}
+
+impl PartialEq for Board {
+    /// Same size, same stones, same side to move and same ko.
+    fn eq(&self, other: &Board) -> bool {
+        self.width == other.width
+            && self.height == other.height
+            && self.hash == other.hash
+            && self.to_move == other.to_move
+            && self.ko == other.ko
+            && self.cells[..] == other.cells[..]
+    }
+}
+
+impl Eq for Board {}
+
+impl fmt::Display for Board {
+    /// The diagram `from_ascii` reads: `X` black, `O` white, `.` empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in 0..self.height() {
+            for x in 0..self.width() {
+                f.write_str(match self.at(self.point(x, y)) {
+                    Cell::Black => "X",
+                    Cell::White => "O",
+                    _ => ".",
+                })?;
+                if x + 1 < self.width() {
+                    f.write_str(" ")?;
+                }
+            }
+            f.write_str("\n")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} to move, ko {:?}\n{}",
+            self.to_move,
+            self.ko_point(),
+            self
+        )
+    }
+}

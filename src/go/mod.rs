@@ -1,0 +1,16 @@
+//! The rules of Go and nothing else: stones, strings, liberties, captures,
+//! legality (suicide, ko, positional superko), Tromp-Taylor area scoring,
+//! coordinates and the arena's field format. No search, no I/O.
+
+mod board;
+mod color;
+pub mod coord;
+pub mod field;
+mod game;
+pub mod score;
+mod zobrist;
+
+pub use board::{Board, Illegal, Point, PointSet, MAX_POINTS, MAX_SIZE};
+pub use color::{Cell, Color, Move};
+pub use game::Game;
+pub use score::AreaScore;

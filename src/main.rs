@@ -1,0 +1,63 @@
+//! The `tengen` binary. No arguments: the arena bot on stdin/stdout.
+//! Subcommands run the other tools; `tengen help` lists them.
+
+use std::io::Read;
+use std::process::ExitCode;
+use tengen::tools::{self, ToolError};
+
+const HELP: &str = "\
+tengen: a Go bot for the TheAIGames / Riddles.io arena
+
+usage:
+  tengen                 the arena bot: reads the engine's lines on stdin
+  tengen score [--komi K]
+                         Tromp-Taylor count of an X/O/- diagram on stdin
+  tengen validate        play moves on a position from stdin (see README)
+  tengen bench [--seconds S] [--positions] [--size N] [--seed N]
+                         playouts per second, one thread
+  tengen help            this text
+
+Diagnostics go to stderr; set RUST_LOG=debug for more.
+";
+
+fn read_stdin() -> Result<String, ToolError> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| ToolError::input(format!("cannot read stdin: {e}")))?;
+    Ok(input)
+}
+
+fn dispatch(command: &str, args: Vec<String>) -> Result<String, ToolError> {
+    match command {
+        "score" => tools::score::run(args, &read_stdin()?),
+        "validate" => tools::validate::run(args, &read_stdin()?),
+        "bench" => tools::bench::run(args),
+        "help" | "--help" | "-h" => Ok(HELP.to_string()),
+        other => Err(ToolError::usage(format!(
+            "unknown command {other:?}\n\n{HELP}"
+        ))),
+    }
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() {
+        eprintln!("tengen: the arena bot is not built yet");
+        return ExitCode::from(2);
+    }
+    let command = args.remove(0);
+    match dispatch(&command, args) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tengen {command}: {}", e.message);
+            ExitCode::from(e.code as u8)
+        }
+    }
+}

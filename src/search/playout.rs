@@ -1,0 +1,47 @@
+//! Playout policies. The light one plays uniformly among legal moves that do
+//! not fill an own eye; it is the speed reference of `tengen bench`.
+
+use super::rng::Rng;
+use crate::go::{Board, Move, Point};
+
+/// A uniformly random legal move for the side to move that does not fill
+/// one of its own eyes; pass when there is none.
+#[inline]
+pub fn random_move(board: &Board, rng: &mut Rng) -> Move {
+    let c = board.to_move();
+    let empties = board.empty_points();
+    let n = empties.len();
+    if n == 0 {
+        return Move::Pass;
+    }
+    let start = rng.below(n);
+    for i in (start..n).chain(0..start) {
+        let p = Point(empties[i]);
+        if !board.is_eye(c, p) && board.is_legal(c, p) {
+            return Move::Play(p);
+        }
+    }
+    Move::Pass
+}
+
+/// Plays uniformly random moves until two passes in a row or `max_moves`
+/// moves. Returns the number of moves played.
+pub fn light_playout(board: &mut Board, rng: &mut Rng, max_moves: usize) -> usize {
+    let mut passes = 0;
+    let mut moves = 0;
+    while passes < 2 && moves < max_moves {
+        let mv = random_move(board, rng);
+        match mv {
+            Move::Pass => {
+                passes += 1;
+                board.pass();
+            }
+            Move::Play(p) => {
+                passes = 0;
+                board.play_legal(board.to_move(), p);
+            }
+        }
+        moves += 1;
+    }
+    moves
+}

@@ -1,0 +1,115 @@
+//! `tengen bench`: playout speed, one thread. The light mode plays uniform
+//! random playouts (legal moves that do not fill an own eye, until two passes
+//! or 3 x the board area moves) from the empty board, or from a fixed set of
+//! mid-game positions with `--positions`.
+
+use super::{no_more_args, parse_flag, ToolError};
+use crate::go::{Board, Move};
+use crate::search::playout::{light_playout, random_move};
+use crate::search::rng::Rng;
+use std::time::{Duration, Instant};
+
+pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
+    let seconds: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(5.0);
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(ToolError::usage("--seconds must be a positive number"));
+    }
+    let size: usize = parse_flag(&mut args, "--size")?.unwrap_or(19);
+    if !(2..=crate::go::MAX_SIZE).contains(&size) {
+        return Err(ToolError::usage(format!(
+            "--size must be in 2..={}",
+            crate::go::MAX_SIZE
+        )));
+    }
+    let positions = take_switch(&mut args, "--positions");
+    let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
+    no_more_args(&args)?;
+    let starts = if positions {
+        midgame_positions(size, seed)
+    } else {
+        vec![Board::new(size, size)]
+    };
+    let r = light(&starts, Duration::from_secs_f64(seconds), seed);
+    let kind = if positions {
+        "mid-game positions"
+    } else {
+        "empty board"
+    };
+    Ok(format!(
+        "light playouts from the {kind}, {size}x{size}, one thread\n\
+         playouts: {}\nseconds: {:.3}\nmoves_per_playout: {:.1}\nmoves_per_second: {:.0}\nplayouts_per_second: {:.0}\n",
+        r.playouts,
+        r.seconds,
+        r.moves as f64 / r.playouts.max(1) as f64,
+        r.moves as f64 / r.seconds,
+        r.playouts as f64 / r.seconds
+    ))
+}
+
+/// Removes a flag without a value; true if it was there.
+pub fn take_switch(args: &mut Vec<String>, name: &str) -> bool {
+    match args.iter().position(|a| a == name) {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// What a timed run measured.
+pub struct Rate {
+    pub playouts: u64,
+    pub moves: u64,
+    pub seconds: f64,
+}
+
+/// Light playouts from the given positions in turn until `budget` is spent.
+pub fn light(starts: &[Board], budget: Duration, seed: u64) -> Rate {
+    let mut rng = Rng::new(seed);
+    let t0 = Instant::now();
+    let (mut playouts, mut moves) = (0u64, 0u64);
+    let mut checksum = 0u64;
+    loop {
+        // check the clock every few playouts only
+        for _ in 0..16 {
+            let mut b = starts[playouts as usize % starts.len()].clone();
+            let cap = 3 * b.area();
+            moves += light_playout(&mut b, &mut rng, cap) as u64;
+            checksum = checksum.wrapping_add(b.area_margin() as u64);
+            playouts += 1;
+        }
+        if t0.elapsed() >= budget {
+            break;
+        }
+    }
+    std::hint::black_box(checksum);
+    Rate {
+        playouts,
+        moves,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+/// A fixed set of positions from seeded random games: 8 positions at move
+/// 40, 80, 120 and 160 of two games, so runs on any machine are comparable.
+pub fn midgame_positions(size: usize, seed: u64) -> Vec<Board> {
+    let mut out = Vec::new();
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    let depth = size * size * 4 / 9;
+    for _game in 0..2 {
+        let mut b = Board::new(size, size);
+        for k in 1..=depth {
+            match random_move(&b, &mut rng) {
+                Move::Pass => b.pass(),
+                Move::Play(p) => {
+                    b.play_legal(b.to_move(), p);
+                }
+            }
+            if k % (depth / 4).max(1) == 0 && out.len() < 8 {
+                out.push(b.clone());
+            }
+        }
+    }
+    out
+}
