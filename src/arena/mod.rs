@@ -1,0 +1,1 @@
+//! `tengen arena`: the local engine simulator.

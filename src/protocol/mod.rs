@@ -1,0 +1,1 @@
+//! The protocols: the arena bot (both dialects) and GTP.
