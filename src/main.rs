@@ -15,6 +15,8 @@ usage:
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
                          playouts per second, one thread
+  tengen gtp             a GTP engine on stdin/stdout
+  tengen arena ...       the local engine simulator (tengen arena --help)
   tengen help            this text
 
 Diagnostics go to stderr; set RUST_LOG=debug for more.
@@ -33,6 +35,8 @@ fn dispatch(command: &str, args: Vec<String>) -> Result<String, ToolError> {
         "score" => tools::score::run(args, &read_stdin()?),
         "validate" => tools::validate::run(args, &read_stdin()?),
         "bench" => tools::bench::run(args),
+        "gtp" => tengen::protocol::run_gtp(args).map(|()| String::new()),
+        "arena" => tengen::arena::run(args).map(|()| String::new()),
         "help" | "--help" | "-h" => Ok(HELP.to_string()),
         other => Err(ToolError::usage(format!(
             "unknown command {other:?}\n\n{HELP}"
@@ -46,8 +50,7 @@ fn main() -> ExitCode {
         .init();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() {
-        eprintln!("tengen: the arena bot is not built yet");
-        return ExitCode::from(2);
+        return ExitCode::from(tengen::protocol::run_bot() as u8);
     }
     let command = args.remove(0);
     match dispatch(&command, args) {

@@ -6,7 +6,7 @@
 pub mod playout;
 pub mod rng;
 
-use crate::go::{Game, Move};
+use crate::go::Move;
 use std::time::{Duration, Instant};
 
 /// How long a search may run: until a deadline, for a number of playouts,
@@ -55,3 +55,6 @@ pub struct Stats {
 pub struct Horizon {
     pub moves_left: Option<usize>,
 }
+
+mod searcher;
+pub use searcher::{Config, Searcher};
