@@ -14,8 +14,11 @@ use std::fmt;
 
 /// Largest supported width or height.
 pub const MAX_SIZE: usize = 25;
-/// Cells in the framed array of the largest board.
-pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1;
+/// Length of the per-point arrays: the framed largest board needs
+/// (25 + 2) * (25 + 1) + 1 = 703 cells; a power of two lets indices be
+/// masked instead of bounds-checked.
+pub const MAX_POINTS: usize = 1024;
+const _: () = assert!((MAX_SIZE + 2) * (MAX_SIZE + 1) < MAX_POINTS);
 const MAX_AREA: usize = MAX_SIZE * MAX_SIZE;
 const NONE: u16 = 0;
 
@@ -24,10 +27,16 @@ const NONE: u16 = 0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point(pub u16);
 
+/// An index into the per-point arrays; the mask proves it in range.
+#[inline(always)]
+fn ix(i: u16) -> usize {
+    i as usize & (MAX_POINTS - 1)
+}
+
 impl Point {
     #[inline]
     pub fn idx(self) -> usize {
-        self.0 as usize
+        self.0 as usize & (MAX_POINTS - 1)
     }
 }
 
@@ -52,6 +61,34 @@ impl fmt::Display for Illegal {
             Illegal::Ko => "ko",
             Illegal::Superko => "positional superko",
         })
+    }
+}
+
+/// Up to four distinct strings around a point, named by their heads.
+#[derive(Clone, Copy)]
+struct Heads {
+    h: [u16; 4],
+    n: usize,
+}
+
+impl Heads {
+    #[inline]
+    fn new() -> Heads {
+        Heads { h: [0; 4], n: 0 }
+    }
+    /// Adds `h`; true if it was not there yet.
+    #[inline]
+    fn insert(&mut self, h: u16) -> bool {
+        if self.h[..self.n].contains(&h) {
+            return false;
+        }
+        self.h[self.n & 3] = h;
+        self.n += 1;
+        true
+    }
+    #[inline]
+    fn as_slice(&self) -> &[u16] {
+        &self.h[..self.n]
     }
 }
 
@@ -94,6 +131,8 @@ pub struct Board {
     head: [u16; MAX_POINTS],
     /// Next stone of the same string (a circular list).
     next: [u16; MAX_POINTS],
+    /// Neighbour counts by cell kind, 4 bits each: see [`Board::nbr_count`].
+    nbr: [u16; MAX_POINTS],
     /// Exact liberty count, valid at string heads.
     libs: [u16; MAX_POINTS],
     /// Stone count, valid at string heads.
@@ -125,6 +164,7 @@ impl Board {
             cells: [Cell::Off; MAX_POINTS],
             head: [NONE; MAX_POINTS],
             next: [NONE; MAX_POINTS],
+            nbr: [0; MAX_POINTS],
             libs: [0; MAX_POINTS],
             size: [0; MAX_POINTS],
             empties: [0; MAX_AREA],
@@ -145,7 +185,39 @@ impl Board {
                 b.n_empty += 1;
             }
         }
+        for p in 0..MAX_POINTS {
+            if b.cells[p] != Cell::Off {
+                let mut nbr = 0;
+                for n in b.neighbors(Point(p as u16)) {
+                    nbr += 1 << (4 * b.cells[n.idx()] as u16);
+                }
+                b.nbr[p] = nbr;
+            }
+        }
         b
+    }
+
+    /// Whether `p` has an empty neighbour (then a stone there is never
+    /// suicide, never fills an eye and never retakes a ko).
+    #[inline]
+    pub fn has_empty_neighbor(&self, p: Point) -> bool {
+        self.nbr[p.idx()] & 0xF != 0
+    }
+
+    /// How many neighbours of `p` are `kind` (the frame counts as `Off`).
+    #[inline]
+    pub fn nbr_count(&self, p: Point, kind: Cell) -> usize {
+        ((self.nbr[p.idx()] >> (4 * kind as u16)) & 0xF) as usize
+    }
+
+    /// Records that the cell at `p` changes from `from` to `to`.
+    #[inline]
+    fn set_cell(&mut self, p: Point, from: Cell, to: Cell) {
+        self.cells[p.idx()] = to;
+        let delta = (1u16 << (4 * to as u16)).wrapping_sub(1 << (4 * from as u16));
+        for n in self.neighbors(p) {
+            self.nbr[n.idx()] = self.nbr[n.idx()].wrapping_add(delta);
+        }
     }
 
     #[inline]
@@ -279,7 +351,7 @@ impl Board {
         let mut cur = Some(start);
         std::iter::from_fn(move || {
             let here = cur?;
-            let n = self.next[here as usize];
+            let n = self.next[ix(here)];
             cur = (n != start).then_some(n);
             Some(Point(here))
         })
@@ -312,15 +384,10 @@ impl Board {
     /// on the edge). Such an eye is never filled by a sensible player.
     #[inline]
     pub fn is_eye(&self, c: Color, p: Point) -> bool {
-        if self.cells[p.idx()] != Cell::Empty {
+        // no empty and no enemy neighbour
+        let mask = 0xF | (0xF << (4 * c.opp().stone() as u16));
+        if self.cells[p.idx()] != Cell::Empty || self.nbr[p.idx()] & mask != 0 {
             return false;
-        }
-        let own = c.stone();
-        for n in self.neighbors(p) {
-            let cell = self.cells[n.idx()];
-            if cell != own && cell != Cell::Off {
-                return false;
-            }
         }
         let (mut enemy, mut off) = (0, 0);
         let opp = c.opp().stone();
@@ -371,6 +438,9 @@ impl Board {
     /// after its captures.
     #[inline]
     pub fn is_suicide(&self, c: Color, p: Point) -> bool {
+        if self.nbr[p.idx()] & 0xF != 0 {
+            return false; // an empty neighbour is a liberty
+        }
         let own = c.stone();
         for n in self.neighbors(p) {
             let cell = self.cells[n.idx()];
@@ -396,7 +466,7 @@ impl Board {
         let mut friends: ArrayVec<u16, 4> = ArrayVec::new();
         for n in self.neighbors(p) {
             let (cell, h) = (self.cells[n.idx()], self.head[n.idx()]);
-            if cell == opp && self.libs[h as usize] == 1 && !captured.contains(&h) {
+            if cell == opp && self.libs[ix(h)] == 1 && !captured.contains(&h) {
                 captured.push(h);
             } else if cell == own && !friends.contains(&h) {
                 friends.push(h);
@@ -438,7 +508,7 @@ impl Board {
         for n in self.neighbors(p) {
             if self.cells[n.idx()] == opp.stone() {
                 let head = self.head[n.idx()];
-                if self.libs[head as usize] == 1 && !done.contains(&head) {
+                if self.libs[ix(head)] == 1 && !done.contains(&head) {
                     done.push(head);
                     for s in self.stones(n) {
                         h ^= KEYS[opp.index()][s.idx()];
@@ -481,78 +551,74 @@ impl Board {
     /// stones captured.
     pub fn play_legal(&mut self, c: Color, p: Point) -> u32 {
         debug_assert!(self.check(c, p).is_ok(), "illegal {c} at {p:?}");
-        let adjacent = self.put_stone(c, p);
-        let opp = c.opp().stone();
+        let (own, opp) = (c.stone(), c.opp().stone());
+        let around = self.put_stone(c, p);
+        self.last = [Move::Play(p), self.last[0]];
+        self.to_move = c.opp();
+        self.ko = NONE;
+        if around.n == 0 {
+            return 0;
+        }
         let mut captured = 0;
         let mut ko = NONE;
-        for &h in &adjacent {
-            if self.cells[h as usize] == opp && self.libs[h as usize] == 0 {
-                if self.size[h as usize] == 1 {
-                    ko = h;
-                }
+        let mut friends = Heads::new();
+        for &h in around.as_slice() {
+            let cell = self.cells[ix(h)];
+            if cell == own {
+                friends.h[friends.n] = h;
+                friends.n += 1;
+            } else if cell == opp && self.libs[ix(h)] == 0 {
+                ko = h;
                 captured += self.remove_string(Point(h));
             }
         }
-        self.join_friends(c, p, &adjacent);
-        let h = self.head[p.idx()] as usize;
-        debug_assert!(self.libs[h] > 0, "suicide slipped through at {p:?}");
-        // Only a lone stone that took a lone stone and now sits in atari can
-        // be retaken at once to repeat the position: that is the ko point.
-        self.ko = if captured == 1 && ko != NONE && self.size[h] == 1 && self.libs[h] == 1 {
-            ko
-        } else {
-            NONE
-        };
-        self.captures[c.index()] += captured;
-        self.last = [Move::Play(p), self.last[0]];
-        self.to_move = c.opp();
+        match friends.n {
+            0 => {}
+            1 => self.join_single(p, friends.h[0]),
+            _ => self.join_many(p, friends.as_slice()),
+        }
+        if captured > 0 {
+            let h = self.head[p.idx()] as usize;
+            // Only a lone stone that took a lone stone and now sits in atari
+            // can be retaken at once to repeat the position: the ko point.
+            if captured == 1 && self.size[h] == 1 && self.libs[h] == 1 {
+                self.ko = ko;
+            }
+            self.captures[c.index()] += captured;
+        }
+        debug_assert!(
+            self.libs[self.head[p.idx()] as usize] > 0,
+            "suicide at {p:?}"
+        );
         captured
     }
 
     /// Sets a lone stone of `c` on `p`, taking `p` from the liberties of the
-    /// strings around it. Returns those strings (heads, distinct).
+    /// strings around it. Returns those strings.
     #[inline]
-    fn put_stone(&mut self, c: Color, p: Point) -> ArrayVec<u16, 4> {
+    fn put_stone(&mut self, c: Color, p: Point) -> Heads {
         let i = p.idx();
         self.remove_empty(p);
-        self.cells[i] = c.stone();
+        self.set_cell(p, Cell::Empty, c.stone());
         self.hash ^= KEYS[c.index()][i];
         self.head[i] = p.0;
         self.next[i] = p.0;
         self.size[i] = 1;
-        let mut libs = 0;
-        let mut adjacent: ArrayVec<u16, 4> = ArrayVec::new();
+        let nbr = self.nbr[i];
+        self.libs[i] = nbr & 0xF;
+        let mut around = Heads::new();
+        if nbr & 0x0FF0 == 0 {
+            return around; // no stone around
+        }
         for n in self.neighbors(p) {
-            match self.cells[n.idx()] {
-                Cell::Empty => libs += 1,
-                Cell::Off => {}
-                _ => {
-                    let h = self.head[n.idx()];
-                    if !adjacent.contains(&h) {
-                        adjacent.push(h);
-                        self.libs[h as usize] -= 1;
-                    }
+            if self.cells[n.idx()].is_stone() {
+                let h = self.head[n.idx()];
+                if around.insert(h) {
+                    self.libs[ix(h)] -= 1;
                 }
             }
         }
-        self.libs[i] = libs;
-        adjacent
-    }
-
-    /// Merges the new stone `p` with the strings of its colour among `adjacent`.
-    #[inline]
-    fn join_friends(&mut self, c: Color, p: Point, adjacent: &[u16]) {
-        let mut friends: ArrayVec<u16, 4> = ArrayVec::new();
-        for &h in adjacent {
-            if self.cells[h as usize] == c.stone() {
-                friends.push(h);
-            }
-        }
-        match friends.len() {
-            0 => {}
-            1 => self.join_single(p, friends[0]),
-            _ => self.join_many(p, &friends),
-        }
+        around
     }
 
     /// Adds the lone stone `p` to the string `h`, counting only the liberties
@@ -560,12 +626,7 @@ impl Board {
     fn join_single(&mut self, p: Point, h: u16) {
         let mut extra = 0;
         for n in self.neighbors(p) {
-            if self.cells[n.idx()] == Cell::Empty
-                && !self
-                    .neighbors(n)
-                    .iter()
-                    .any(|&m| self.cells[m.idx()].is_stone() && self.head[m.idx()] == h)
-            {
+            if self.cells[n.idx()] == Cell::Empty && !self.touches(n, h) {
                 extra += 1;
             }
         }
@@ -577,13 +638,50 @@ impl Board {
         self.libs[hi] += extra;
     }
 
-    /// Merges `p` and the strings `heads` into the largest, then recounts its
-    /// liberties by walking its stones.
+    /// Whether the empty point `n`, next to a stone just played or merged,
+    /// is a liberty of the string `h` (of that stone's colour). One own
+    /// neighbour means only that stone touches `n`.
+    #[inline]
+    fn touches(&self, n: Point, h: u16) -> bool {
+        let own = self.cells[ix(h)];
+        self.nbr_count(n, own) > 1
+            && self
+                .neighbors(n)
+                .iter()
+                .any(|&m| self.cells[m.idx()] == own && self.head[m.idx()] == h)
+    }
+
+    /// Merges `p` and the strings `heads` into the largest. Only the smaller
+    /// strings are walked: their liberties that the largest string lacks are
+    /// added to its count, so merging costs the size of what is merged in.
     fn join_many(&mut self, p: Point, heads: &[u16]) {
-        let big = *heads
-            .iter()
-            .max_by_key(|&&h| self.size[h as usize])
-            .unwrap();
+        let big = *heads.iter().max_by_key(|&&h| self.size[ix(h)]).unwrap();
+        let touches_big = |b: &Board, n: Point| b.touches(n, big);
+        let mut seen = PointSet::new();
+        let mut extra = 0;
+        for n in self.neighbors(p) {
+            if self.cells[n.idx()] == Cell::Empty && !touches_big(self, n) && seen.insert(n) {
+                extra += 1;
+            }
+        }
+        for &h in heads {
+            if h == big {
+                continue;
+            }
+            let mut s = h;
+            loop {
+                for n in self.neighbors(Point(s)) {
+                    if self.cells[n.idx()] == Cell::Empty && !touches_big(self, n) && seen.insert(n)
+                    {
+                        extra += 1;
+                    }
+                }
+                s = self.next[ix(s)];
+                if s == h {
+                    break;
+                }
+            }
+        }
         let (bi, pi) = (big as usize, p.idx());
         self.head[pi] = big;
         self.next[pi] = self.next[bi];
@@ -595,34 +693,19 @@ impl Board {
             }
             let mut s = h;
             loop {
-                self.head[s as usize] = big;
-                let n = self.next[s as usize];
-                if n == h {
+                self.head[ix(s)] = big;
+                s = self.next[ix(s)];
+                if s == h {
                     break;
                 }
-                s = n;
             }
             // splice the two circular lists
             let after_big = self.next[bi];
-            self.next[bi] = self.next[h as usize];
-            self.next[h as usize] = after_big;
-            self.size[bi] += self.size[h as usize];
+            self.next[bi] = self.next[ix(h)];
+            self.next[ix(h)] = after_big;
+            self.size[bi] += self.size[ix(h)];
         }
-        let mut seen = PointSet::new();
-        let mut libs = 0;
-        let mut s = big;
-        loop {
-            for n in self.neighbors(Point(s)) {
-                if self.cells[n.idx()] == Cell::Empty && seen.insert(n) {
-                    libs += 1;
-                }
-            }
-            s = self.next[s as usize];
-            if s == big {
-                break;
-            }
-        }
-        self.libs[bi] = libs;
+        self.libs[bi] += extra;
     }
 
     /// Takes a string off the board, giving its points back as liberties.
@@ -634,17 +717,15 @@ impl Board {
         let mut count = 0;
         loop {
             let si = s as usize;
-            self.cells[si] = Cell::Empty;
+            self.set_cell(Point(s), color.stone(), Cell::Empty);
             self.hash ^= key[si];
             self.add_empty(Point(s));
             count += 1;
-            let mut done: ArrayVec<u16, 4> = ArrayVec::new();
-            for n in self.neighbors(Point(s)) {
-                if self.cells[n.idx()].is_stone() {
-                    let h = self.head[n.idx()];
-                    if !done.contains(&h) {
-                        done.push(h);
-                        self.libs[h as usize] += 1;
+            if self.nbr[si] & 0x0FF0 != 0 {
+                let mut done = Heads::new();
+                for n in self.neighbors(Point(s)) {
+                    if self.cells[n.idx()].is_stone() && done.insert(self.head[n.idx()]) {
+                        self.libs[self.head[n.idx()] as usize] += 1;
                     }
                 }
             }
@@ -662,7 +743,7 @@ impl Board {
         self.n_empty -= 1;
         let last = self.empties[self.n_empty as usize];
         self.empties[at] = last;
-        self.empty_at[last as usize] = at as u16;
+        self.empty_at[ix(last)] = at as u16;
     }
 
     #[inline]
@@ -717,13 +798,15 @@ impl Board {
             ));
         }
         for &e in self.empty_points() {
-            if self.cells[e as usize] != Cell::Empty
-                || self.empties[self.empty_at[e as usize] as usize] != e
+            if self.cells[ix(e)] != Cell::Empty || self.empties[self.empty_at[ix(e)] as usize] != e
             {
                 return Err(format!("empty list broken at {}", e));
             }
         }
         for p in self.points() {
+            if self.nbr[p.idx()] != fresh.nbr[p.idx()] {
+                return Err(format!("neighbour counts at {:?} are stale", self.xy(p)));
+            }
             if !self.at(p).is_stone() {
                 continue;
             }
@@ -769,8 +852,18 @@ impl Board {
     /// Puts a stone down without capturing (setting up a position). A string
     /// left without liberties is caught by `from_cells`.
     fn place_setup(&mut self, c: Color, p: Point) {
-        let adjacent = self.put_stone(c, p);
-        self.join_friends(c, p, &adjacent);
+        let around = self.put_stone(c, p);
+        let mut friends = Heads::new();
+        for &h in around.as_slice() {
+            if self.cells[ix(h)] == c.stone() {
+                friends.insert(h);
+            }
+        }
+        match friends.n {
+            0 => {}
+            1 => self.join_single(p, friends.h[0]),
+            _ => self.join_many(p, friends.as_slice()),
+        }
     }
 
     /// Builds a position from a diagram: rows top to bottom, `X`/`B`/`x` for

@@ -17,7 +17,7 @@ pub fn random_move(board: &Board, rng: &mut Rng) -> Move {
     let start = rng.below(n);
     for i in (start..n).chain(0..start) {
         let p = Point(empties[i]);
-        if !board.is_eye(c, p) && board.is_legal(c, p) {
+        if board.has_empty_neighbor(p) || (!board.is_eye(c, p) && board.is_legal(c, p)) {
             return Move::Play(p);
         }
     }

@@ -10,7 +10,7 @@ use crate::search::rng::Rng;
 use std::time::{Duration, Instant};
 
 pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
-    let seconds: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(5.0);
+    let seconds: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(5.0); // ignored with --playouts
     if !(seconds > 0.0 && seconds.is_finite()) {
         return Err(ToolError::usage("--seconds must be a positive number"));
     }
@@ -23,13 +23,14 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let positions = take_switch(&mut args, "--positions");
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
+    let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     no_more_args(&args)?;
     let starts = if positions {
         midgame_positions(size, seed)
     } else {
         vec![Board::new(size, size)]
     };
-    let r = light(&starts, Duration::from_secs_f64(seconds), seed);
+    let r = light(&starts, Duration::from_secs_f64(seconds), count, seed);
     let kind = if positions {
         "mid-game positions"
     } else {
@@ -64,22 +65,28 @@ pub struct Rate {
     pub seconds: f64,
 }
 
-/// Light playouts from the given positions in turn until `budget` is spent.
-pub fn light(starts: &[Board], budget: Duration, seed: u64) -> Rate {
+/// Light playouts from the given positions in turn until `budget` is spent,
+/// or exactly `count` of them (for profiles that must be repeatable).
+pub fn light(starts: &[Board], budget: Duration, count: Option<u64>, seed: u64) -> Rate {
     let mut rng = Rng::new(seed);
     let t0 = Instant::now();
     let (mut playouts, mut moves) = (0u64, 0u64);
     let mut checksum = 0u64;
     loop {
         // check the clock every few playouts only
-        for _ in 0..16 {
+        let batch = count.map_or(16, |n| n.saturating_sub(playouts).min(16));
+        for _ in 0..batch {
             let mut b = starts[playouts as usize % starts.len()].clone();
             let cap = 3 * b.area();
             moves += light_playout(&mut b, &mut rng, cap) as u64;
             checksum = checksum.wrapping_add(b.area_margin() as u64);
             playouts += 1;
         }
-        if t0.elapsed() >= budget {
+        let done = match count {
+            Some(n) => playouts >= n,
+            None => t0.elapsed() >= budget,
+        };
+        if done {
             break;
         }
     }
