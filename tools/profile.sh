@@ -2,7 +2,8 @@
 # tools/profile.sh: where does tengen spend its time?
 #
 # Profiles two runs of the release binary:
-#   light   `tengen bench --seconds S`                 uniform random playouts
+#   light   `tengen bench --playouts M` (callgrind) or `--seconds S` (perf):
+#           uniform random playouts from the empty board
 #   search  `tengen bench --search --playouts N`       a fixed-count search
 #           (skipped, with a note, while the binary has no `bench --search`)
 # and prints the top functions of each, plus where the full reports are
@@ -29,11 +30,13 @@
 # (its timings differ from the shipped build; use it to locate, not to measure).
 #
 # usage: tools/profile.sh [--tool auto|perf|callgrind] [--seconds S]
-#                         [--playouts N] [--top K] [--call-graph]
-#                         [--only light|search]
-#   --seconds S    light bench length (default 5 with perf, 2 with callgrind:
-#                  under callgrind 2 s of wall time is ~1/50 of the work)
-#   --playouts N   search size (default 20000 with perf, 1000 with callgrind)
+#                         [--light-playouts M] [--playouts N] [--top K]
+#                         [--call-graph] [--only light|search]
+#   --seconds S          perf: light bench length (default 5)
+#   --light-playouts M   light bench size, a fixed count: the default with
+#                        callgrind (500, ~3 s), whose instruction counts are
+#                        then exactly repeatable; with perf it replaces --seconds
+#   --playouts N         search size (default 20000 with perf, 1000 with callgrind)
 #   --call-graph   perf only: record call stacks (dwarf), for perf report -g
 # Runtime: ~20 s with perf, ~30-60 s with callgrind (plus the build).
 set -euo pipefail
@@ -44,11 +47,12 @@ cd "$ROOT"
 say() { printf 'profile: %s\n' "$*" >&2; }
 die() { printf 'profile.sh: FAILED: %s\n' "$*" >&2; exit 1; }
 
-TOOL=auto SECS="" PLAYOUTS="" TOP=20 CALLGRAPH=0 ONLY=""
+TOOL=auto SECS="" LIGHT_PLAYOUTS="" PLAYOUTS="" TOP=20 CALLGRAPH=0 ONLY=""
 while (($#)); do
     case "$1" in
         --tool) (($# >= 2)) || die "--tool needs a value"; TOOL="$2"; shift ;;
         --seconds) (($# >= 2)) || die "--seconds needs a value"; SECS="$2"; shift ;;
+        --light-playouts) (($# >= 2)) || die "--light-playouts needs a value"; LIGHT_PLAYOUTS="$2"; shift ;;
         --playouts) (($# >= 2)) || die "--playouts needs a value"; PLAYOUTS="$2"; shift ;;
         --top) (($# >= 2)) || die "--top needs a value"; TOP="$2"; shift ;;
         --only) (($# >= 2)) || die "--only needs a value"; ONLY="$2"; shift ;;
@@ -86,7 +90,7 @@ if [[ "$TOOL" == perf ]]; then
         EVENT="cpu-clock timer (no hardware counters here)"
     fi
 else
-    : "${SECS:=2}" "${PLAYOUTS:=1000}"
+    : "${SECS:=2}" "${LIGHT_PLAYOUTS:=500}" "${PLAYOUTS:=1000}"
 fi
 
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
@@ -101,6 +105,16 @@ mkdir -p "$OUTDIR"
 COMMIT="$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)"
 [[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]] && COMMIT+="-dirty"
 STAMP="$(date +%Y%m%d-%H%M%S)-$COMMIT"
+
+# A fixed-count light bench (bench --playouts M), if this binary has it
+LIGHT_ARGS=(bench --seconds "$SECS")
+if [[ -n "$LIGHT_PLAYOUTS" ]]; then
+    if "$BIN" bench --playouts 1 >/dev/null 2>&1; then
+        LIGHT_ARGS=(bench --playouts "$LIGHT_PLAYOUTS")
+    else
+        say "this binary has no 'bench --playouts'; the light run uses --seconds $SECS"
+    fi
+fi
 
 # Is there a fixed-count search bench yet?
 SEARCH_ARGS=(bench --search --playouts "$PLAYOUTS")
@@ -184,7 +198,7 @@ profile_run() {
 echo "tengen profile: commit $COMMIT, $(date '+%Y-%m-%d %H:%M'), tool $TOOL"
 echo
 if [[ -z "$ONLY" || "$ONLY" == light ]]; then
-    profile_run light bench --seconds "$SECS"
+    profile_run light "${LIGHT_ARGS[@]}"
 fi
 if [[ -z "$ONLY" || "$ONLY" == search ]]; then
     if ((HAVE_SEARCH)); then
