@@ -5,6 +5,7 @@
 
 pub mod playout;
 pub mod rng;
+pub mod time;
 
 use crate::go::Move;
 use std::time::{Duration, Instant};

@@ -1,0 +1,134 @@
+//! The arena bot: reads the engine's lines, answers each `action move` with
+//! one line. Stdout carries answers only; everything else goes to the log.
+
+use super::lines::{self, Line};
+use super::state::Table;
+use super::thinker::Thinker;
+use crate::go::{Game, Move};
+use crate::search::time::{self, Clock, Plan};
+use crate::search::Config;
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+pub struct Bot {
+    table: Table,
+    thinker: Thinker,
+}
+
+impl Default for Bot {
+    fn default() -> Self {
+        Bot::new()
+    }
+}
+
+/// An answer as the engine reads it: `place_move X Y` (column, row) or `pass`.
+pub fn answer_text(game: &Game, mv: Move) -> String {
+    match mv {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => {
+            let (x, y) = game.board().xy(p);
+            format!("place_move {x} {y}")
+        }
+    }
+}
+
+impl Bot {
+    pub fn new() -> Bot {
+        Bot {
+            table: Table::new(),
+            thinker: Thinker::new(Config::default()),
+        }
+    }
+
+    /// Takes one line, read at `read_at`; returns the answer to print, if the
+    /// line asks for one.
+    pub fn handle(&mut self, line: &str, read_at: Instant) -> Option<String> {
+        match lines::parse(line) {
+            Line::Move { bank_ms } => Some(self.answer(bank_ms, read_at)),
+            Line::Blank => None,
+            Line::Junk(why) => {
+                let shown: String = line.trim_end().chars().take(80).collect();
+                log::warn!("ignoring {shown:?}: {why}");
+                None
+            }
+            other => {
+                self.table.apply(other);
+                None
+            }
+        }
+    }
+
+    fn plan(&self, bank_ms: Option<i64>, own_moves_left: usize) -> Plan {
+        let s = &self.table.settings;
+        let max_bank = Duration::from_millis(s.timebank_ms);
+        let bank = match bank_ms {
+            Some(t) if t > 0 => Duration::from_millis(t as u64),
+            _ => {
+                log::warn!("bank {bank_ms:?}: answering at once");
+                return Plan::INSTANT;
+            }
+        };
+        if bank > max_bank {
+            // the engine never fills the bank past its cap: trust the cap
+            log::warn!("bank {bank:?} above the timebank {max_bank:?}; planning with the cap");
+        }
+        let clock = Clock {
+            bank: bank.min(max_bank),
+            per_move: Duration::from_millis(s.time_per_move_ms),
+            max_bank,
+        };
+        time::plan(clock, own_moves_left)
+    }
+
+    fn answer(&mut self, bank_ms: Option<i64>, read_at: Instant) -> String {
+        let turn = self.table.begin_turn();
+        let game = self.table.game();
+        let empty = game.board().empty_points().len();
+        let n = time::own_moves_left(empty, Some(turn.own_moves_to_limit));
+        let plan = self.plan(bank_ms, n);
+        log::info!(
+            "{} to move, bank {bank_ms:?} ms, {n} moves expected, {} plies left: {plan:?}",
+            turn.us,
+            turn.horizon.moves_left.unwrap_or(0)
+        );
+        let mv = self.thinker.choose(
+            &game,
+            turn.horizon,
+            read_at + plan.soft,
+            read_at + plan.hard,
+            &turn.avoid,
+        );
+        let text = answer_text(&game, mv);
+        self.table.play_ours(mv);
+        log::info!("answered {text} after {:?}", read_at.elapsed());
+        text
+    }
+}
+
+/// Runs the bot on stdin/stdout until end of input. Returns the exit code.
+pub fn run() -> i32 {
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    let mut bot = Bot::new();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => return 0,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("cannot read stdin: {e}");
+                return 0;
+            }
+        }
+        let read_at = Instant::now();
+        let line = String::from_utf8_lossy(&buf);
+        if let Some(answer) = bot.handle(&line, read_at) {
+            if let Err(e) = writeln!(out, "{answer}").and_then(|()| out.flush()) {
+                log::warn!("cannot write the answer: {e}");
+                return 0;
+            }
+        }
+    }
+}

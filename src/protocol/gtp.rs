@@ -1,0 +1,268 @@
+//! `tengen gtp`: a GTP version 2 engine on stdin/stdout, for GoGui, Sabaki
+//! and twogtp-style drivers. Scoring is the arena's: Tromp-Taylor area, the
+//! position counted as it stands.
+
+use super::gtp_clock::{seconds, GtpClock};
+use super::thinker::Thinker;
+use crate::go::{coord, score, Color, Game, Move, MAX_SIZE};
+use crate::search::{Config, Horizon};
+use crate::tools::{no_more_args, parse_flag, ToolError};
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+];
+
+pub struct Engine {
+    size: usize,
+    komi: f32,
+    game: Game,
+    clock: GtpClock,
+    thinker: Thinker,
+}
+
+/// What a command answers: `= text` or `? text`.
+pub type Reply = Result<String, String>;
+
+fn color(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err("syntax error".into()),
+    }
+}
+
+fn number<T: std::str::FromStr>(text: Option<&&str>) -> Result<T, String> {
+    text.and_then(|t| t.parse().ok())
+        .ok_or_else(|| "syntax error".into())
+}
+
+impl Engine {
+    pub fn new(default_move_time: Duration) -> Engine {
+        Engine {
+            size: 19,
+            komi: 7.5,
+            game: Game::new(19, 19, 7.5),
+            clock: GtpClock::new(default_move_time),
+            thinker: Thinker::new(Config::default()),
+        }
+    }
+
+    /// Runs one command (its name and arguments), read at `read_at`.
+    pub fn execute(&mut self, command: &str, args: &[&str], read_at: Instant) -> Reply {
+        match command {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("tengen".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => Ok(args
+                .first()
+                .is_some_and(|c| COMMANDS.contains(c))
+                .to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => Ok(String::new()),
+            "boardsize" => {
+                let n: usize = number(args.first())?;
+                if !(2..=MAX_SIZE).contains(&n) {
+                    return Err("unacceptable size".into());
+                }
+                self.size = n;
+                self.clear();
+                Ok(String::new())
+            }
+            "clear_board" => {
+                self.clear();
+                Ok(String::new())
+            }
+            "komi" => {
+                let k: f32 = number(args.first())?;
+                if !k.is_finite() {
+                    return Err("syntax error".into());
+                }
+                self.komi = k;
+                self.game.set_komi(k);
+                Ok(String::new())
+            }
+            "play" => self.play(args),
+            "genmove" => self.genmove(args, read_at, true),
+            "reg_genmove" => self.genmove(args, read_at, false),
+            "undo" => self.undo(),
+            "showboard" => Ok(format!("\n{}", self.diagram())),
+            "final_score" => {
+                let margin = self.game.board().area_score(self.komi).margin();
+                Ok(if margin == 0.0 {
+                    "0".into()
+                } else {
+                    score::result_string(margin)
+                })
+            }
+            "time_settings" => {
+                let t = |i: usize| args.get(i).and_then(|a| seconds(a));
+                let (Some(main), Some(byo)) = (t(0), t(1)) else {
+                    return Err("syntax error".into());
+                };
+                self.clock.set(main, byo, number(args.get(2))?);
+                Ok(String::new())
+            }
+            "time_left" => {
+                color(args.first().unwrap_or(&""))?;
+                let time = args.get(1).and_then(|a| seconds(a));
+                let time = time.ok_or_else(|| "syntax error".to_string())?;
+                self.clock.set_left(time, number(args.get(2))?);
+                Ok(String::new())
+            }
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.game = Game::new(self.size, self.size, self.komi);
+    }
+
+    fn play(&mut self, args: &[&str]) -> Reply {
+        let [c, v] = args else {
+            return Err("syntax error".into());
+        };
+        let c = color(c)?;
+        let mv = coord::from_gtp(self.game.board(), v).ok_or("invalid coordinate")?;
+        let mut next = self.game.clone();
+        next.set_to_move(c);
+        next.play(mv).map_err(|_| "illegal move".to_string())?;
+        self.game = next;
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, args: &[&str], read_at: Instant, commit: bool) -> Reply {
+        let c = color(args.first().ok_or("syntax error")?)?;
+        let mut game = self.game.clone();
+        game.set_to_move(c);
+        let plan = self.clock.plan(game.board().empty_points().len());
+        log::info!("genmove {c}: {plan:?}");
+        let horizon = Horizon { moves_left: None };
+        let mv = self.thinker.choose(
+            &game,
+            horizon,
+            read_at + plan.soft,
+            read_at + plan.hard,
+            &[],
+        );
+        let vertex = coord::to_gtp(game.board(), mv);
+        if commit {
+            game.play(mv)
+                .map_err(|e| format!("own move refused: {e}"))?;
+            self.game = game;
+            self.clock.spent(read_at.elapsed());
+        }
+        Ok(vertex)
+    }
+
+    /// Replays every move but the last on a fresh board.
+    fn undo(&mut self) -> Reply {
+        let moves = self.game.moves();
+        let Some((_, rest)) = moves.split_last() else {
+            return Err("cannot undo".into());
+        };
+        let mut g = Game::new(self.size, self.size, self.komi);
+        for &(c, mv) in rest {
+            g.set_to_move(c);
+            g.play(mv).map_err(|_| "cannot undo".to_string())?;
+        }
+        self.game = g;
+        Ok(String::new())
+    }
+
+    /// The board with GTP coordinates, black `X`, white `O`.
+    fn diagram(&self) -> String {
+        let b = self.game.board();
+        let letters: String = (0..b.width())
+            .map(|x| {
+                let v = coord::to_gtp(b, Move::Play(b.point(x, 0)));
+                format!(" {}", &v[..1])
+            })
+            .collect();
+        let mut out = format!("  {letters}\n");
+        for (y, row) in b.to_string().lines().enumerate() {
+            out += &format!("{:>2} {row}\n", b.height() - y);
+        }
+        out + &format!("{} to move, komi {}", b.to_move(), self.komi)
+    }
+}
+
+/// A GTP line made ready to split: control characters dropped, tabs made
+/// spaces, comments cut.
+fn clean(line: &str) -> String {
+    let line = line.split('#').next().unwrap_or("");
+    line.chars()
+        .filter(|c| !c.is_control() || *c == '\t')
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect()
+}
+
+/// `tengen gtp [--seconds S]`: S is the time per move when the controller
+/// sends no time settings (1 s).
+pub fn run(mut args: Vec<String>) -> Result<(), ToolError> {
+    let secs: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(1.0);
+    no_more_args(&args)?;
+    if !(secs.is_finite() && secs > 0.0 && secs < 1e6) {
+        return Err(ToolError::usage(format!("--seconds {secs}: out of range")));
+    }
+    let mut engine = Engine::new(Duration::from_secs_f64(secs));
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ToolError::input(format!("cannot read stdin: {e}"))),
+        }
+        let read_at = Instant::now();
+        let line = clean(&String::from_utf8_lossy(&buf));
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let id = match words[0].parse::<u64>() {
+            Ok(n) => {
+                words.remove(0);
+                n.to_string()
+            }
+            Err(_) => String::new(),
+        };
+        let Some((&command, args)) = words.split_first() else {
+            continue;
+        };
+        let reply = engine.execute(command, args, read_at);
+        // no blank line may appear inside a reply: it ends the reply
+        let text = match &reply {
+            Ok(t) => format!("={id} {}", t.trim_end()),
+            Err(t) => format!("?{id} {}", t.trim_end()),
+        };
+        let written = write!(out, "{text}\n\n").and_then(|()| out.flush());
+        if let Err(e) = written {
+            log::warn!("cannot write: {e}");
+            return Ok(());
+        }
+        if command == "quit" {
+            return Ok(());
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! An answer by the deadline, whatever the search does. The search runs on a
+//! worker thread that keeps its searcher from move to move; the caller waits
+//! for it until the hard deadline and answers without it if it must. A panic
+//! in the search is caught and the searcher rebuilt; a move the rules refuse
+//! is replaced by the fallback.
+
+use super::fallback::{candidates, fallback};
+use crate::go::{Game, Move, Point};
+use crate::search::{time, Budget, Config, Horizon, Searcher, Stats};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
+
+/// Deep recursion in a tree search copies boards on the stack; if the system
+/// refuses this much, the default stack is tried.
+const WORKER_STACK: usize = 64 << 20;
+/// Searches stuck past a whole turn that we leave running before giving up
+/// on searching altogether (each stuck one holds a core).
+const MAX_ABANDONED: usize = 2;
+
+/// What the worker runs: the searcher, or a stand-in in tests.
+pub trait Think {
+    fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats);
+}
+
+impl Think for Searcher {
+    fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats) {
+        Searcher::think(self, game, horizon, budget)
+    }
+}
+
+/// Builds a searcher on the worker thread (so it need not be `Send`).
+pub type Maker = Arc<dyn Fn() -> Box<dyn Think> + Send + Sync>;
+
+struct Job {
+    id: u64,
+    game: Game,
+    horizon: Horizon,
+    soft: Instant,
+    hard: Instant,
+}
+
+struct Outcome {
+    id: u64,
+    answer: Result<(Move, Stats), String>,
+}
+
+struct Worker {
+    jobs: Sender<Job>,
+    done: Receiver<Outcome>,
+    /// Jobs sent whose outcome has not come back yet.
+    pending: usize,
+}
+
+pub struct Thinker {
+    make: Maker,
+    worker: Option<Worker>,
+    abandoned: usize,
+    next_id: u64,
+}
+
+fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
+    let mut searcher: Option<Box<dyn Think>> = None;
+    for job in jobs {
+        let answer = if Instant::now() >= job.hard {
+            Err("the request was already answered".to_string())
+        } else {
+            let s = &mut searcher;
+            let run = panic::catch_unwind(AssertUnwindSafe(|| {
+                s.get_or_insert_with(|| make()).think(
+                    &job.game,
+                    job.horizon,
+                    Budget::until(job.soft),
+                )
+            }));
+            run.map_err(|e| {
+                // whatever state the searcher was left in is not to be trusted
+                searcher = None;
+                format!("the search panicked: {}", panic_message(e))
+            })
+        };
+        if done.send(Outcome { id: job.id, answer }).is_err() {
+            return;
+        }
+    }
+}
+
+fn spawn_with(make: Maker, stack: Option<usize>) -> std::io::Result<Worker> {
+    let (jobs, inbox) = mpsc::channel();
+    let (outbox, done) = mpsc::channel();
+    let mut builder = thread::Builder::new().name("search".into());
+    if let Some(size) = stack {
+        builder = builder.stack_size(size);
+    }
+    builder.spawn(move || work(make, inbox, outbox))?;
+    Ok(Worker {
+        jobs,
+        done,
+        pending: 0,
+    })
+}
+
+fn spawn(make: Maker) -> Option<Worker> {
+    spawn_with(make.clone(), Some(WORKER_STACK))
+        .or_else(|e| {
+            log::warn!("no big stack for the search ({e}); trying the default");
+            spawn_with(make, None)
+        })
+        .map_err(|e| log::error!("cannot start the search thread: {e}"))
+        .ok()
+}
+
+impl Thinker {
+    /// Starts the worker at once, so the first move does not pay for it.
+    pub fn new(config: Config) -> Thinker {
+        Thinker::with(Arc::new(move || {
+            Box::new(Searcher::new(config.clone())) as Box<dyn Think>
+        }))
+    }
+
+    /// A thinker running whatever `make` builds.
+    pub fn with(make: Maker) -> Thinker {
+        Thinker {
+            worker: spawn(make.clone()),
+            make,
+            abandoned: 0,
+            next_id: 0,
+        }
+    }
+
+    /// A legal move for the side to move in `game`, never one of `avoid`
+    /// (unless passing), answered by `hard`. The search runs until `soft`.
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        soft: Instant,
+        hard: Instant,
+        avoid: &[Point],
+    ) -> Move {
+        let b = game.board();
+        match candidates(game, avoid).as_slice() {
+            [] => {
+                log::info!("no legal move: pass");
+                return Move::Pass;
+            }
+            // our own eye: filling it is never better than passing
+            [p] if b.is_eye(b.to_move(), *p) => return Move::Pass,
+            // a lone safe move; a lone self-atari is weighed against passing
+            [p] if b.captures_at(b.to_move(), *p) || b.liberties_after(b.to_move(), *p, 2) >= 2 => {
+                log::info!("forced move {:?}", b.xy(*p));
+                return Move::Play(*p);
+            }
+            _ => {}
+        }
+        if soft.saturating_duration_since(Instant::now()) < time::MIN_SEARCH {
+            log::info!("no time to search");
+            return fallback(game, avoid);
+        }
+        match self.search(game, horizon, soft, hard) {
+            Ok((mv, stats)) => {
+                let marked = mv.point().is_some_and(|p| avoid.contains(&p));
+                if game.is_legal(mv) && !marked {
+                    log::info!(
+                        "{} playouts in {:?}, winrate {:.3}, {} nodes",
+                        stats.playouts,
+                        stats.elapsed,
+                        stats.winrate,
+                        stats.nodes
+                    );
+                    return mv;
+                }
+                log::warn!("the search chose {mv:?}, which is illegal or marked; falling back");
+            }
+            Err(why) => log::warn!("{why}; falling back"),
+        }
+        fallback(game, avoid)
+    }
+
+    /// A worker with nothing left to do: late answers are drained; one still
+    /// busy after a whole turn is left to itself and replaced.
+    fn take_worker(&mut self) -> Result<Worker, String> {
+        if let Some(mut w) = self.worker.take() {
+            loop {
+                match w.done.try_recv() {
+                    Ok(_) => w.pending -= 1,
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => {
+                        w.pending = usize::MAX;
+                        break;
+                    }
+                }
+            }
+            match w.pending {
+                0 => return Ok(w),
+                usize::MAX => log::error!("the search thread is gone; starting another"),
+                _ => {
+                    self.abandoned += 1;
+                    log::error!("the search is still running a turn late; leaving it");
+                }
+            }
+        }
+        if self.abandoned > MAX_ABANDONED {
+            return Err("too many searches stuck: not searching any more".into());
+        }
+        spawn(self.make.clone()).ok_or_else(|| "no search thread".to_string())
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        soft: Instant,
+        hard: Instant,
+    ) -> Result<(Move, Stats), String> {
+        let mut w = self.take_worker()?;
+        let id = self.next_id;
+        self.next_id += 1;
+        let job = Job {
+            id,
+            game: game.clone(),
+            horizon,
+            soft,
+            hard,
+        };
+        if w.jobs.send(job).is_err() {
+            return Err("the search thread is gone".into());
+        }
+        w.pending += 1;
+        loop {
+            let left = hard.saturating_duration_since(Instant::now());
+            match w.done.recv_timeout(left) {
+                Ok(o) => {
+                    w.pending -= 1;
+                    if o.id == id {
+                        self.worker = Some(w);
+                        return o.answer;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.worker = Some(w);
+                    return Err("no move from the search by the hard deadline".into());
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("the search thread is gone".into());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

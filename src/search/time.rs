@@ -1,0 +1,234 @@
+//! The time manager: how long to think on this move, from the bank the
+//! engine reports. Pure arithmetic on durations; the caller owns the clock.
+//!
+//! The arena's clock is a bank: `T` left now, `per_move` added after every
+//! answer, never more than `max_bank` (what would overflow is lost). The plan
+//! splits everything still to come evenly over the moves we expect to play,
+//!
+//! `share = (T - margin + (n - 1) * per_move) / n`,
+//!
+//! never spends less than what the cap would otherwise throw away, and never
+//! plans past `T - margin`. As the round limit nears, `n` falls to 1 and the
+//! last move gets the whole bank, so a game that runs to the limit ends with
+//! the bank spent rather than hoarded.
+
+use std::time::Duration;
+
+/// Kept back from every plan: reading the request, writing the answer, the
+/// scheduler and the engine's own clock. The answer is due by `T - MARGIN`.
+pub const MARGIN: Duration = Duration::from_millis(50);
+
+/// How far past the soft deadline a search may run before the caller answers
+/// without it (on top of half the soft budget).
+pub const GRACE: Duration = Duration::from_millis(50);
+
+/// A plan shorter than this is not worth starting a search for.
+pub const MIN_SEARCH: Duration = Duration::from_millis(5);
+
+/// The clock as the engine states it when it asks for a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Left in the bank now; all of it may be spent on this move.
+    pub bank: Duration,
+    /// Added to the bank after each of our moves.
+    pub per_move: Duration,
+    /// The bank never holds more than this.
+    pub max_bank: Duration,
+}
+
+/// Deadlines, measured from the moment the request was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The search's deadline: what we mean to spend.
+    pub soft: Duration,
+    /// The last moment to answer, searched or not. Never past `T - MARGIN`.
+    pub hard: Duration,
+}
+
+impl Plan {
+    /// Answer at once.
+    pub const INSTANT: Plan = Plan {
+        soft: Duration::ZERO,
+        hard: Duration::ZERO,
+    };
+
+    /// A fixed budget per move (no bank known, as in GTP without time
+    /// settings).
+    pub fn fixed(per_move: Duration) -> Plan {
+        Plan {
+            soft: per_move,
+            hard: per_move + per_move / 2 + GRACE,
+        }
+    }
+
+    /// Whether the plan leaves no room for a search.
+    pub fn is_instant(&self) -> bool {
+        self.soft < MIN_SEARCH
+    }
+}
+
+/// How many more moves we expect to play, this one included: half the empty
+/// points plus a few (captures reopen the board), but never more than the
+/// round limit allows.
+pub fn own_moves_left(empty_points: usize, own_moves_to_limit: Option<usize>) -> usize {
+    let by_board = empty_points / 2 + 10;
+    own_moves_to_limit
+        .map_or(by_board, |limit| by_board.min(limit))
+        .max(1)
+}
+
+/// The deadlines for this move, given the clock and the number of our moves
+/// still to play (this one included).
+pub fn plan(clock: Clock, moves_left: usize) -> Plan {
+    let avail = clock.bank.saturating_sub(MARGIN);
+    if avail < MIN_SEARCH {
+        return Plan::INSTANT;
+    }
+    let n = moves_left.max(1) as u32;
+    let share = (avail + clock.per_move * (n - 1)) / n;
+    // Whatever would push the next bank over its cap is lost unless spent now.
+    let overflow = (clock.bank + clock.per_move).saturating_sub(clock.max_bank);
+    let soft = share.max(overflow).min(avail);
+    let hard = (soft + soft / 2 + GRACE).min(avail);
+    Plan { soft, hard }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// Plays a game against the arena's bank rule: asked `requests` times,
+    /// spending `spend(plan)` each time. Returns (used, available) in ms and
+    /// checks that no answer ever came after the bank ran out.
+    fn simulate(
+        bank: u64,
+        per_move: u64,
+        max_rounds: usize,
+        requests: usize,
+        black: bool,
+        spend: impl Fn(Plan, usize) -> Duration,
+    ) -> (u64, u64) {
+        let mut left = ms(bank);
+        let mut used = Duration::ZERO;
+        for k in 0..requests {
+            let round = k + 1;
+            // a board filling up, with some captures
+            let stones = (2 * k + usize::from(!black)).min(300) - (k / 10).min(60);
+            let empty = 361 - stones;
+            let to_limit = max_rounds.saturating_sub(round).max(1);
+            let n = own_moves_left(empty, Some(to_limit));
+            let p = plan(
+                Clock {
+                    bank: left,
+                    per_move: ms(per_move),
+                    max_bank: ms(bank),
+                },
+                n,
+            );
+            assert!(p.soft <= p.hard, "move {round}: {p:?}");
+            assert!(
+                p.hard + MARGIN <= left.max(MARGIN),
+                "move {round}: {p:?} {left:?}"
+            );
+            let spent = spend(p, k);
+            assert!(spent < left, "move {round}: spent {spent:?} of {left:?}");
+            used += spent;
+            left = (left - spent + ms(per_move)).min(ms(bank));
+        }
+        (used.as_millis() as u64, bank + per_move * requests as u64)
+    }
+
+    #[test]
+    fn a_full_game_uses_the_bank() {
+        for black in [true, false] {
+            for requests in [249, 250] {
+                let (used, total) = simulate(10_000, 200, 250, requests, black, |p, _| p.soft);
+                assert!(
+                    used * 100 >= total * 80,
+                    "used {used} of {total} (black {black}, {requests} moves)"
+                );
+                assert!(used <= total);
+            }
+        }
+    }
+
+    #[test]
+    fn running_to_the_hard_deadline_never_overdraws() {
+        for (bank, per_move, rounds) in [(10_000, 200, 250), (10_000, 500, 200), (2_000, 100, 250)]
+        {
+            simulate(bank, per_move, rounds, rounds, true, |p, _| p.hard);
+            // a search that overshoots now and then
+            simulate(bank, per_move, rounds, rounds - 1, false, |p, k| {
+                if k % 3 == 0 {
+                    p.hard
+                } else {
+                    p.soft
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn the_old_starter_kit_clock_is_used_too() {
+        let (used, total) = simulate(10_000, 500, 200, 199, true, |p, _| p.soft);
+        assert!(used * 100 >= total * 80, "used {used} of {total}");
+    }
+
+    #[test]
+    fn an_empty_or_negative_bank_answers_at_once() {
+        let c = Clock {
+            bank: ms(30),
+            per_move: ms(200),
+            max_bank: ms(10_000),
+        };
+        assert_eq!(plan(c, 100), Plan::INSTANT);
+        assert!(plan(c, 100).is_instant());
+        let c = Clock {
+            bank: Duration::ZERO,
+            ..c
+        };
+        assert_eq!(plan(c, 1), Plan::INSTANT);
+    }
+
+    #[test]
+    fn the_last_move_gets_the_whole_bank() {
+        let c = Clock {
+            bank: ms(6_000),
+            per_move: ms(200),
+            max_bank: ms(10_000),
+        };
+        let p = plan(c, 1);
+        assert_eq!(p.soft, ms(6_000) - MARGIN);
+        assert_eq!(p.hard, p.soft);
+    }
+
+    #[test]
+    fn a_full_bank_spends_at_least_the_increment() {
+        let c = Clock {
+            bank: ms(10_000),
+            per_move: ms(200),
+            max_bank: ms(10_000),
+        };
+        // even when expecting a very long game
+        assert!(plan(c, 10_000).soft >= ms(200));
+    }
+
+    #[test]
+    fn moves_left_follow_board_and_round_limit() {
+        assert_eq!(own_moves_left(361, None), 190);
+        assert_eq!(own_moves_left(361, Some(40)), 40);
+        assert_eq!(own_moves_left(0, Some(0)), 1);
+        assert_eq!(own_moves_left(0, None), 10);
+    }
+
+    #[test]
+    fn fixed_plans_leave_grace() {
+        let p = Plan::fixed(ms(1000));
+        assert_eq!(p.soft, ms(1000));
+        assert_eq!(p.hard, ms(1550));
+    }
+}
