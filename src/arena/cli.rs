@@ -1,0 +1,309 @@
+//! `tengen arena` options: parsing, checking and the help text.
+
+use super::referee::GameConfig;
+use super::spec::PlayerSpec;
+use super::time;
+use crate::go::field::Dialect;
+use crate::go::MAX_SIZE;
+use crate::tools::{no_more_args, parse_flag, take_flag, ToolError};
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+pub const HELP: &str = "\
+tengen arena: the local engine simulator. Plays games between two bots as
+the TheAIGames / Riddles.io Go referee does, and measures their strength.
+
+usage: tengen arena [OPTIONS] PLAYER_A PLAYER_B
+
+A player is a command line, run without a shell (split on whitespace; '...'
+and \"...\" quote, \\ escapes), speaking the arena protocol on stdin/stdout;
+or `gtp:COMMAND`, a GTP engine driven through a built-in adapter, e.g.
+  'gtp:gnugo --mode gtp --level 10 --chinese-rules --capture-all-dead'
+Each player is one process per game; its stderr goes to DIR/game-NNNN-A.log
+(or -B). Bots get no seed through the protocol; the game's seed is in the
+environment as TENGEN_ARENA_SEED.
+
+An arena bot gets the settings lines at the start, then at each of its turns
+the updates (round, move number, field, both players' points) and `action
+move T`, T its bank in ms; it never sees the opponent's move. It answers one
+line: `place_move X Y` (or `X,Y`) or `pass`. Lines it wrote before a request
+are dropped as stale (noted in the SGF). A GTP engine gets boardsize,
+clear_board, komi, the moves it has not seen (`play B D4`) and `genmove`;
+`resign` loses the game; with a clock it also gets time_settings/time_left.
+
+Match:
+  --games N          games to play (default 2); colours alternate, A is
+                     black in the first game
+  --jobs K           games at once (default: cores / 2, at least 1, since
+                     every game runs two bot processes)
+  --seed S           seed of the match; game i records seed S + i
+                     (default: from the clock)
+  --out DIR          output folder (default matches/<UTC timestamp>); must
+                     not hold a games.jsonl already
+  --name-a NAME      names in the SGF, JSON and summary (default: the
+  --name-b NAME      program's file name, the script's for an interpreter)
+  --clock-a on|off   whether the timebank is enforced on a player (default:
+  --clock-b on|off   on for arena bots, off for GTP engines). A player
+                     without clock is still shown the full bank in
+                     `action move` and is waited for up to --hang-limit.
+
+Game:
+  --size N           board size (default 19, at most 25)
+  --komi K           komi, to white (default 7.5)
+  --max-rounds R     the game stops when the round counter reaches R: each
+                     player moves at most R-1 times, as observed on the
+                     arena (default 250)
+  --dialect D        theaigames (default): player1/player2, ids 1 and 2,
+                     field 0/1/2, `update game move` sent; or riddles:
+                     player0/player1, ids 0 and 1, field ./0/1 with -1 on
+                     empty points where the player to move may not play
+  --bank MS          the timebank: initial and maximum, in ms (default 10000)
+  --per-move MS      added at each request (default 200): after an answer
+                     taking E ms the bank is min(bank - E + per-move, bank max)
+  --timeouts N       requests left unanswered within the bank that lose the
+                     game (default 2, 1 with --rules riddles). A miss is
+                     asked again with the bank then left (per-move); a late
+                     answer is taken as the answer to that new request
+  --illegal lose|pass
+                     an illegal or unreadable answer loses the game
+                     (default), or counts as a pass
+  --hang-limit MS    longest wait for a player without clock (default 60000);
+                     past it the request counts as a timeout
+  --rules standard|riddles
+                     standard (default): suicide and positional superko are
+                     illegal; two passes in a row, the round limit or no
+                     legal move for either player end the game; Tromp-Taylor
+                     area count with komi, no dead stone removal.
+                     riddles adds the public Riddles.io referee's quirks: a
+                     player passing on two of its own turns in a row ends
+                     the game; an immediate ko retake ends the game at once
+                     (the board is counted without it); filling your own eye
+                     (an empty point whose neighbours are all your stones)
+                     is an illegal move; the first timeout loses (unless
+                     --timeouts says otherwise)
+
+Output, in DIR: game-NNNN.sgf per game (answer times in comments), one JSON
+line per finished game appended to games.jsonl as it ends, the bots' logs,
+and summary.txt. The summary (wins, score with a 95 % Wilson interval, Elo
+difference with its 95 % error, average length, timeouts, illegal moves) is
+printed on stdout; a progress line goes to stderr when it is a terminal.
+Ctrl-C stops: no new game starts, games in progress are dropped and their
+bots killed, and the summary of the finished games is printed (exit 130).
+";
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub players: [PlayerSpec; 2],
+    pub games: usize,
+    pub jobs: usize,
+    pub seed: u64,
+    pub out: PathBuf,
+    pub game: GameConfig,
+}
+
+fn on_off(args: &mut Vec<String>, name: &str) -> Result<Option<bool>, ToolError> {
+    match take_flag(args, name)?.as_deref() {
+        None => Ok(None),
+        Some("on") => Ok(Some(true)),
+        Some("off") => Ok(Some(false)),
+        Some(v) => Err(ToolError::usage(format!(
+            "{name}: expected on or off, not {v:?}"
+        ))),
+    }
+}
+
+fn at_least<T: PartialOrd + std::fmt::Display>(name: &str, v: T, min: T) -> Result<T, ToolError> {
+    if v < min {
+        return Err(ToolError::usage(format!("{name} must be at least {min}")));
+    }
+    Ok(v)
+}
+
+/// Parses the arguments; `Ok(None)` for `--help`.
+pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(None);
+    }
+    // Flags first, so that only the two players are left.
+    let names = [
+        take_flag(&mut args, "--name-a")?,
+        take_flag(&mut args, "--name-b")?,
+    ];
+    let clocks = [
+        on_off(&mut args, "--clock-a")?,
+        on_off(&mut args, "--clock-b")?,
+    ];
+    let games = at_least("--games", parse_flag(&mut args, "--games")?.unwrap_or(2), 1)?;
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let jobs = parse_flag(&mut args, "--jobs")?.unwrap_or((cores / 2).max(1));
+    let jobs = at_least("--jobs", jobs, 1)?;
+    let seed = match parse_flag::<u64>(&mut args, "--seed")? {
+        Some(s) => s,
+        None => SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    };
+    let out = take_flag(&mut args, "--out")?.map_or_else(
+        || PathBuf::from("matches").join(time::stamp(SystemTime::now())),
+        PathBuf::from,
+    );
+    let size = parse_flag(&mut args, "--size")?.unwrap_or(19);
+    if !(1..=MAX_SIZE).contains(&size) {
+        return Err(ToolError::usage(format!("--size must be 1 to {MAX_SIZE}")));
+    }
+    let komi: f32 = parse_flag(&mut args, "--komi")?.unwrap_or(7.5);
+    if !komi.is_finite() || komi.abs() > 1000.0 {
+        return Err(ToolError::usage("--komi must be a number of points"));
+    }
+    let max_rounds = at_least(
+        "--max-rounds",
+        parse_flag(&mut args, "--max-rounds")?.unwrap_or(250),
+        1,
+    )?;
+    let bank_ms = at_least(
+        "--bank",
+        parse_flag(&mut args, "--bank")?.unwrap_or(10_000),
+        1,
+    )?;
+    let per_move_ms = parse_flag(&mut args, "--per-move")?.unwrap_or(200);
+    let hang_ms = at_least(
+        "--hang-limit",
+        parse_flag(&mut args, "--hang-limit")?.unwrap_or(60_000),
+        1,
+    )?;
+    let dialect = match take_flag(&mut args, "--dialect")?.as_deref() {
+        None | Some("theaigames") => Dialect::TheAiGames,
+        Some("riddles") => Dialect::Riddles,
+        Some(v) => {
+            return Err(ToolError::usage(format!(
+                "--dialect: theaigames or riddles, not {v:?}"
+            )))
+        }
+    };
+    let riddles = match take_flag(&mut args, "--rules")?.as_deref() {
+        None | Some("standard") => false,
+        Some("riddles") => true,
+        Some(v) => {
+            return Err(ToolError::usage(format!(
+                "--rules: standard or riddles, not {v:?}"
+            )))
+        }
+    };
+    let illegal_pass = match take_flag(&mut args, "--illegal")?.as_deref() {
+        None | Some("lose") => false,
+        Some("pass") => true,
+        Some(v) => {
+            return Err(ToolError::usage(format!(
+                "--illegal: lose or pass, not {v:?}"
+            )))
+        }
+    };
+    let timeouts = parse_flag(&mut args, "--timeouts")?.unwrap_or(if riddles { 1 } else { 2 });
+    let max_timeouts = at_least("--timeouts", timeouts, 1)?;
+    if let Some(a) = args.iter().find(|a| a.starts_with('-') && a.len() > 1) {
+        return Err(ToolError::usage(format!(
+            "unknown option {a:?} (tengen arena --help lists them)"
+        )));
+    }
+    if args.len() != 2 {
+        return Err(ToolError::usage(format!(
+            "expected two players, got {}\n\nusage: tengen arena [OPTIONS] PLAYER_A PLAYER_B \
+             (tengen arena --help)",
+            args.len()
+        )));
+    }
+    let b_text = args.pop().expect("two players");
+    let a_text = args.pop().expect("two players");
+    no_more_args(&args)?;
+    let mut players = [
+        PlayerSpec::parse(&a_text, 'A').map_err(ToolError::usage)?,
+        PlayerSpec::parse(&b_text, 'B').map_err(ToolError::usage)?,
+    ];
+    for (p, (name, clock)) in players.iter_mut().zip(names.into_iter().zip(clocks)) {
+        if let Some(n) = name {
+            p.name = n;
+        }
+        if let Some(c) = clock {
+            p.clock = c;
+        }
+    }
+    if players[0].name == players[1].name {
+        for p in &mut players {
+            p.name = format!("{}-{}", p.name, p.label);
+        }
+    }
+    Ok(Some(Config {
+        players,
+        games,
+        jobs: jobs.min(games),
+        seed,
+        out,
+        game: GameConfig {
+            size,
+            komi,
+            max_rounds,
+            bank_ms,
+            per_move_ms,
+            dialect,
+            riddles,
+            illegal_pass,
+            max_timeouts,
+            hang_ms,
+        },
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn defaults_and_players() {
+        let c = parse(args(&["./bot", "gtp:gnugo --mode gtp", "--games", "4"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(c.games, 4);
+        assert_eq!(c.game.size, 19);
+        assert_eq!(c.game.max_rounds, 250);
+        assert_eq!((c.game.bank_ms, c.game.per_move_ms), (10_000, 200));
+        assert_eq!(c.game.max_timeouts, 2);
+        assert!(c.players[0].clock && !c.players[1].clock);
+        assert_eq!(c.players[1].argv, ["gnugo", "--mode", "gtp"]);
+        let c = parse(args(&[
+            "bot",
+            "bot",
+            "--rules",
+            "riddles",
+            "--clock-b",
+            "on",
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.game.max_timeouts, 1);
+        assert_eq!([&c.players[0].name, &c.players[1].name], ["bot-A", "bot-B"]);
+    }
+
+    #[test]
+    fn bad_arguments() {
+        for bad in [
+            &["a"][..],
+            &["a", "b", "c"],
+            &["a", "b", "--size", "0"],
+            &["a", "b", "--size", "26"],
+            &["a", "b", "--frobnicate"],
+            &["a", "b", "--dialect", "x"],
+            &["a", "b", "--games"],
+            &["a", "b", "--bank", "-5"],
+            &["a", "b", "--clock-a", "maybe"],
+            &["a", "'b"],
+        ] {
+            assert!(parse(args(bad)).is_err(), "{bad:?}");
+        }
+        assert!(parse(args(&["--help"])).unwrap().is_none());
+    }
+}

@@ -1,0 +1,343 @@
+//! One game, refereed as the arena does it: settings, then each turn the
+//! updates and `action move T` to the player to move, its answer judged,
+//! the timebank kept, and the end decided by passes, the round limit, the
+//! lack of moves or a fault.
+
+use super::bot::{self, Bot, Reply, Seat, Turn};
+use super::record::{GameRecord, MoveRec, Reason, SideStats};
+use super::rules::{self, Verdict};
+use super::spec::PlayerSpec;
+use super::sys::Stop;
+use crate::go::field::Dialect;
+use crate::go::{Color, Game, Move};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The rules and clock of every game of a match.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub size: usize,
+    pub komi: f32,
+    /// The game stops when the round counter reaches this.
+    pub max_rounds: u32,
+    /// The maximum (and initial) bank, in ms.
+    pub bank_ms: u64,
+    /// Added to the bank at each request, in ms.
+    pub per_move_ms: u64,
+    pub dialect: Dialect,
+    /// Reproduce the Riddles.io referee's quirks.
+    pub riddles: bool,
+    /// An illegal or unreadable answer is a pass rather than a loss.
+    pub illegal_pass: bool,
+    /// Timeouts in a game that lose it.
+    pub max_timeouts: u32,
+    /// Longest wait for an unclocked player's answer, in ms.
+    pub hang_ms: u64,
+}
+
+/// One game of the match.
+pub struct GameJob<'a> {
+    pub index: usize,
+    pub seed: u64,
+    /// Which player (0 = A, 1 = B) has black.
+    pub black: usize,
+    pub players: &'a [PlayerSpec; 2],
+    pub out: &'a Path,
+}
+
+/// The stderr log of a player in a game, inside the output folder.
+pub fn log_name(index: usize, label: char) -> String {
+    format!("game-{:04}-{label}.log", index + 1)
+}
+
+/// Plays one game. `Ok(None)`: the match stopped before it ended. `Err`: a
+/// player could not be started at all (the match cannot go on).
+pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameRecord>, String> {
+    let seats = [job.black, 1 - job.black];
+    let specs = seats.map(|s| &job.players[s]);
+    let mut bots: Vec<Box<dyn Bot>> = Vec::new();
+    for c in [Color::Black, Color::White] {
+        let settings = settings_lines(cfg, c);
+        let log = job.out.join(log_name(job.index, specs[c.index()].label));
+        let seat = Seat {
+            spec: specs[c.index()],
+            settings: &settings,
+            size: cfg.size,
+            komi: cfg.komi,
+            bank_ms: cfg.bank_ms,
+            hang: Duration::from_millis(cfg.hang_ms),
+            log: &log,
+            seed: job.seed,
+        };
+        match bot::start(&seat, stop) {
+            Ok(b) => bots.push(b),
+            Err(_) if stop.is_set() => return Ok(None),
+            Err(e) => return Err(e),
+        }
+    }
+    let mut referee = Referee {
+        cfg,
+        specs,
+        bots,
+        game: Game::new(cfg.size, cfg.size, cfg.komi),
+        bank: [cfg.bank_ms; 2],
+        sides: Default::default(),
+        moves: Vec::new(),
+        stop: stop.clone(),
+    };
+    let end = referee.run();
+    // The game is over: close both inputs, give the bots a moment to exit
+    // on their own (none when stopping), then kill what is left.
+    let grace = if end.is_some() { 300 } else { 0 };
+    for b in &mut referee.bots {
+        b.finish();
+    }
+    let until = Instant::now() + Duration::from_millis(grace);
+    for b in &mut referee.bots {
+        b.reap(until);
+    }
+    Ok(end.map(|(reason, loser, detail)| referee.record(job, seats, reason, loser, detail)))
+}
+
+/// The `settings` lines a player receives, in the arena's order.
+pub fn settings_lines(cfg: &GameConfig, c: Color) -> Vec<String> {
+    let names = rules::player_names(cfg.dialect);
+    let ids = rules::bot_ids(cfg.dialect);
+    vec![
+        format!("settings timebank {}", cfg.bank_ms),
+        format!("settings time_per_move {}", cfg.per_move_ms),
+        format!("settings player_names {},{}", names[0], names[1]),
+        format!("settings your_bot {}", names[c.index()]),
+        format!("settings your_botid {}", ids[c.index()]),
+        format!("settings field_width {}", cfg.size),
+        format!("settings field_height {}", cfg.size),
+        format!("settings max_rounds {}", cfg.max_rounds),
+    ]
+}
+
+/// How a turn went.
+enum Step {
+    Next,
+    /// The game is over: why, who lost by a fault, in words.
+    Over(Reason, Option<Color>, String),
+    Stopped,
+}
+
+type End = (Reason, Option<Color>, String);
+
+struct Referee<'a> {
+    cfg: &'a GameConfig,
+    /// Black's and white's players.
+    specs: [&'a PlayerSpec; 2],
+    bots: Vec<Box<dyn Bot>>,
+    game: Game,
+    bank: [u64; 2],
+    sides: [SideStats; 2],
+    moves: Vec<MoveRec>,
+    stop: Stop,
+}
+
+impl Referee<'_> {
+    /// Plays turns until the game ends; `None` if the match stopped.
+    fn run(&mut self) -> Option<End> {
+        loop {
+            if self.stop.is_set() {
+                return None;
+            }
+            let n = self.game.moves().len();
+            let round = (n / 2 + 1) as u32;
+            if round >= self.cfg.max_rounds {
+                let why = format!("round {round} reached the limit");
+                return Some((Reason::RoundLimit, None, why));
+            }
+            if rules::nobody_can_move(&self.game) {
+                let why = "no legal move for either player".to_string();
+                return Some((Reason::NoLegalMove, None, why));
+            }
+            match self.turn(round, n + 1) {
+                Step::Next => {}
+                Step::Over(reason, loser, why) => return Some((reason, loser, why)),
+                Step::Stopped => return None,
+            }
+        }
+    }
+
+    /// The `update` lines of a turn.
+    fn updates(&self, round: u32, move_no: usize) -> Vec<String> {
+        let d = self.cfg.dialect;
+        let names = rules::player_names(d);
+        let score = self.game.board().area_score(self.cfg.komi);
+        let mut lines = vec![format!("update game round {round}")];
+        if d == Dialect::TheAiGames {
+            lines.push(format!("update game move {move_no}"));
+        }
+        let field = rules::field_text(&self.game, d, self.cfg.riddles);
+        lines.push(format!("update game field {field}"));
+        let white = score.white as f32 + self.cfg.komi;
+        lines.push(format!(
+            "update {} points {}",
+            names[0],
+            rules::points_text(score.black as f32)
+        ));
+        lines.push(format!(
+            "update {} points {}",
+            names[1],
+            rules::points_text(white)
+        ));
+        lines
+    }
+
+    fn turn(&mut self, round: u32, move_no: usize) -> Step {
+        let c = self.game.to_move();
+        let ci = c.index();
+        let who = format!("{c} ({})", self.specs[ci].name);
+        let clocked = self.specs[ci].clock;
+        let updates = self.updates(round, move_no);
+        let mut note = String::new();
+        let mut retry = false;
+        let (text, ms) = loop {
+            let (shown, limit) = if clocked {
+                (self.bank[ci], self.bank[ci])
+            } else {
+                (self.cfg.bank_ms, self.cfg.hang_ms)
+            };
+            let turn = Turn {
+                game: &self.game,
+                color: c,
+                updates: &updates,
+                bank_ms: shown,
+                limit: Duration::from_millis(limit),
+                retry,
+            };
+            match self.bots[ci].ask(&turn) {
+                Reply::Answer { text, ms, stale } => {
+                    for line in stale {
+                        note.push_str(&format!("dropped stale output {line:?}; "));
+                    }
+                    break (text, ms);
+                }
+                Reply::Timeout => {
+                    let side = &mut self.sides[ci];
+                    side.timeouts += 1;
+                    if clocked {
+                        // the whole bank went by: only the increment is left
+                        self.bank[ci] = self.cfg.per_move_ms.min(self.cfg.bank_ms);
+                    }
+                    let miss = format!("no answer within {limit} ms");
+                    if side.timeouts >= self.cfg.max_timeouts {
+                        let n = side.timeouts;
+                        let why =
+                            format!("{who} timed out at move {move_no} ({miss}; timeout {n})");
+                        return Step::Over(Reason::Timeout, Some(c), why);
+                    }
+                    note.push_str(&format!("{miss}, asked again; "));
+                    retry = true;
+                }
+                Reply::Crash(why) => {
+                    let why = format!("{who} failed at move {move_no}: {why}");
+                    return Step::Over(Reason::Crash, Some(c), why);
+                }
+                Reply::Resign => {
+                    let why = format!("{who} resigned at move {move_no}");
+                    return Step::Over(Reason::Resign, Some(c), why);
+                }
+                Reply::Stopped => return Step::Stopped,
+            }
+        };
+        if clocked {
+            let left = self.bank[ci].saturating_sub(ms) + self.cfg.per_move_ms;
+            self.bank[ci] = left.min(self.cfg.bank_ms);
+        }
+        self.sides[ci].times.push(ms);
+        let ruling = match rules::parse_answer(self.game.board(), &text) {
+            Err(why) => Err(why),
+            Ok(mv) => match rules::judge(&self.game, mv, self.cfg.riddles) {
+                Verdict::Legal => Ok(mv),
+                Verdict::Illegal(why) => Err(format!("{:?}: {why}", text.trim())),
+                Verdict::KoRetake => {
+                    let why = format!(
+                        "{who} retook a ko at once ({:?}) at move {move_no}: \
+                         the Riddles.io referee ends the game",
+                        text.trim()
+                    );
+                    return Step::Over(Reason::KoRetake, None, why);
+                }
+            },
+        };
+        let mv = match ruling {
+            Ok(mv) => mv,
+            Err(why) => {
+                self.sides[ci].illegal += 1;
+                if !self.cfg.illegal_pass {
+                    let why = format!("{who} played an illegal move at move {move_no}: {why}");
+                    return Step::Over(Reason::Illegal, Some(c), why);
+                }
+                note.push_str(&format!("illegal {why}, counted as a pass; "));
+                Move::Pass
+            }
+        };
+        let xy = mv.point().map(|p| self.game.board().xy(p));
+        self.game.play(mv).expect("the move was judged legal");
+        let note = note.trim_end_matches("; ").to_string();
+        self.moves.push(MoveRec {
+            color: c,
+            xy,
+            ms,
+            note,
+        });
+        if self.game.passes() >= 2 {
+            return Step::Over(Reason::TwoPasses, None, "two passes in a row".into());
+        }
+        let m = self.game.moves();
+        if self.cfg.riddles && mv.is_pass() && m.len() >= 3 && m[m.len() - 3].1.is_pass() {
+            let why = format!("{who} passed on two of its turns in a row (Riddles.io quirk)");
+            return Step::Over(Reason::OwnPasses, None, why);
+        }
+        Step::Next
+    }
+
+    fn record(
+        &self,
+        job: &GameJob,
+        seats: [usize; 2],
+        reason: Reason,
+        loser: Option<Color>,
+        detail: String,
+    ) -> GameRecord {
+        let (winner, result, margin, area) = match loser {
+            Some(l) if !reason.counted() => {
+                let w = l.opp();
+                let word = match reason {
+                    Reason::Timeout => "Time",
+                    Reason::Resign => "Resign",
+                    _ => "Forfeit",
+                };
+                (Some(w), format!("{}+{word}", w.letter()), None, None)
+            }
+            _ => {
+                let s = self.game.board().area_score(self.cfg.komi);
+                let area = Some((s.black, s.white));
+                (s.winner(), s.result(), Some(s.margin()), area)
+            }
+        };
+        let mut sides = self.sides.clone();
+        for c in [Color::Black, Color::White] {
+            let clocked = self.specs[c.index()].clock;
+            sides[c.index()].bank_left = clocked.then_some(self.bank[c.index()]);
+        }
+        GameRecord {
+            index: job.index,
+            seed: job.seed,
+            seats,
+            names: self.specs.map(|s| s.name.clone()),
+            moves: self.moves.clone(),
+            reason,
+            detail,
+            winner,
+            result,
+            margin,
+            area,
+            sides,
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! A game as SGF (FF[4]): players, komi, rules, result, and each move with
+//! its answer time (and any miss or refusal) in a comment.
+
+use super::record::GameRecord;
+use super::referee::GameConfig;
+use crate::go::Color;
+
+/// SGF text: `\` and `]` escaped.
+fn text(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// The file name of a game's SGF inside the output folder.
+pub fn file_name(index: usize) -> String {
+    format!("game-{:04}.sgf", index + 1)
+}
+
+pub fn write(rec: &GameRecord, cfg: &GameConfig, date: &str) -> String {
+    let rules = if cfg.riddles {
+        "Tromp-Taylor, positional superko, no suicide; Riddles.io referee quirks"
+    } else {
+        "Tromp-Taylor, positional superko, no suicide"
+    };
+    // SGF writes a draw as `0`
+    let result = if rec.winner.is_none() {
+        "0"
+    } else {
+        rec.result.as_str()
+    };
+    let mut out = format!(
+        "(;GM[1]FF[4]CA[UTF-8]AP[tengen arena]SZ[{}]KM[{}]RU[{}]DT[{date}]GN[game {}]\n\
+         PB[{}]PW[{}]RE[{}]\nC[{}]\n",
+        cfg.size,
+        cfg.komi,
+        text(rules),
+        rec.index + 1,
+        text(&rec.names[0]),
+        text(&rec.names[1]),
+        text(result),
+        text(&format!(
+            "{} dialect, seed {}; ended: {} ({})",
+            cfg.dialect,
+            rec.seed,
+            rec.reason.key(),
+            rec.detail
+        )),
+    );
+    for m in &rec.moves {
+        let point =
+            m.xy.map(|(x, y)| format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char))
+                .unwrap_or_default();
+        let mut comment = format!("{} ms", m.ms);
+        if !m.note.is_empty() {
+            comment = format!("{comment}; {}", m.note);
+        }
+        let letter = match m.color {
+            Color::Black => 'B',
+            Color::White => 'W',
+        };
+        out.push_str(&format!(";{letter}[{point}]C[{}]\n", text(&comment)));
+    }
+    out.push_str(")\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(text(r"a]b\c"), r"a\]b\\c");
+    }
+}

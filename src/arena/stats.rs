@@ -1,0 +1,177 @@
+//! The match's running totals and the summary: wins, the score with a
+//! Wilson 95 % interval, the Elo difference with its error, game length,
+//! timeouts and illegal moves.
+
+use super::record::GameRecord;
+use std::collections::BTreeMap;
+
+/// z for a two-sided 95 % interval.
+const Z: f64 = 1.96;
+
+/// Wilson score interval for a proportion `p` over `n` trials.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The Elo difference that makes `p` the expected score.
+pub fn elo(p: f64) -> f64 {
+    // `+ 0.0` turns -0 into 0, so an even score prints as +0
+    -400.0 * (1.0 / p - 1.0).log10() + 0.0
+}
+
+/// 95 % error of [`elo`] at `p` over `n` games (delta method).
+pub fn elo_error(p: f64, n: f64) -> f64 {
+    Z * 400.0 / std::f64::consts::LN_10 / (n * p * (1.0 - p)).sqrt()
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Names of players A and B.
+    pub names: [String; 2],
+    pub games: usize,
+    pub wins: [usize; 2],
+    pub wins_as_black: [usize; 2],
+    pub draws: usize,
+    pub moves: usize,
+    pub timeouts: [u32; 2],
+    pub illegal: [u32; 2],
+    pub reasons: BTreeMap<&'static str, usize>,
+}
+
+impl Summary {
+    pub fn new(names: [String; 2]) -> Summary {
+        Summary {
+            names,
+            ..Summary::default()
+        }
+    }
+
+    pub fn add(&mut self, rec: &GameRecord) {
+        self.games += 1;
+        self.moves += rec.moves.len();
+        match rec.winner_player() {
+            Some(p) => {
+                self.wins[p] += 1;
+                if rec.seats[0] == p {
+                    self.wins_as_black[p] += 1;
+                }
+            }
+            None => self.draws += 1,
+        }
+        for c in 0..2 {
+            let p = rec.seats[c];
+            self.timeouts[p] += rec.sides[c].timeouts;
+            self.illegal[p] += rec.sides[c].illegal;
+        }
+        *self.reasons.entry(rec.reason.key()).or_default() += 1;
+    }
+
+    /// A's score (a draw counts half), if any game was played.
+    pub fn score(&self) -> Option<f64> {
+        (self.games > 0)
+            .then(|| (self.wins[0] as f64 + 0.5 * self.draws as f64) / self.games as f64)
+    }
+
+    /// The running score, for the progress line.
+    pub fn progress(&self, total: usize) -> String {
+        format!(
+            "[{}/{total}] {} {} - {} {}{}",
+            self.games,
+            self.names[0],
+            self.wins[0],
+            self.wins[1],
+            self.names[1],
+            if self.draws > 0 {
+                format!(" ({} draws)", self.draws)
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    pub fn text(&self) -> String {
+        let [a, b] = &self.names;
+        let n = self.games;
+        let mut out = String::new();
+        for p in 0..2 {
+            let (w, wb) = (self.wins[p], self.wins_as_black[p]);
+            out.push_str(&format!(
+                "{} ({}): {w} wins ({wb} as black, {} as white)\n",
+                self.names[p],
+                ['A', 'B'][p],
+                w - wb
+            ));
+        }
+        out.push_str(&format!("draws: {}\n", self.draws));
+        let Some(p) = self.score() else {
+            out.push_str("no game finished\n");
+            return out;
+        };
+        let (lo, hi) = wilson(p, n as f64);
+        out.push_str(&format!(
+            "score of {a}: {:.1} % over {n} games (95 % CI {:.1} % - {:.1} %, Wilson)\n",
+            100.0 * p,
+            100.0 * lo,
+            100.0 * hi
+        ));
+        let elo_line = if p > 0.0 && p < 1.0 {
+            format!("{:+.0} +- {:.0}", elo(p), elo_error(p, n as f64))
+        } else if p >= 1.0 {
+            format!(
+                ">= {:+.0} (all games won; bound from the Wilson interval)",
+                elo(lo)
+            )
+        } else {
+            format!(
+                "<= {:+.0} (all games lost; bound from the Wilson interval)",
+                elo(hi)
+            )
+        };
+        out.push_str(&format!("Elo {a} - {b}: {elo_line} (95 %)\n"));
+        out.push_str(&format!(
+            "average game length: {:.1} moves\n",
+            self.moves as f64 / n as f64
+        ));
+        out.push_str(&format!(
+            "timeouts: {a} {}, {b} {}\n",
+            self.timeouts[0], self.timeouts[1]
+        ));
+        out.push_str(&format!(
+            "illegal moves: {a} {}, {b} {}\n",
+            self.illegal[0], self.illegal[1]
+        ));
+        let ends: Vec<String> = self
+            .reasons
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        out.push_str(&format!("ended by: {}\n", ends.join(", ")));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_and_elo() {
+        let (lo, hi) = wilson(0.5, 100.0);
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(1.0, 10.0);
+        assert!((lo - 0.7225).abs() < 1e-3 && hi == 1.0, "{lo}");
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.85).abs() < 0.1);
+        // 100 games at 50 %: about +-70 Elo
+        assert!((elo_error(0.5, 100.0) - 68.1).abs() < 0.5);
+    }
+}

@@ -1,0 +1,648 @@
+//! `tengen arena` end to end: matches between scripted bots (python3
+//! scripts in tests/bots/) with short banks, checking the referee's rulings,
+//! its clock, its outputs and the GTP adapter.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TENGEN: &str = env!("CARGO_BIN_EXE_tengen");
+
+fn bots_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
+}
+
+/// An arena bot command: the scripted bot with `args`.
+fn bot(args: &str) -> String {
+    format!(
+        "python3 '{}' {args}",
+        bots_dir().join("script.py").display()
+    )
+}
+
+/// A GTP engine command: the scripted GTP engine with `args`.
+fn gtp(args: &str) -> String {
+    format!(
+        "gtp:python3 '{}' {args}",
+        bots_dir().join("gtp.py").display()
+    )
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tengen-arena-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `tengen arena ARGS --out DIR/out`.
+fn arena(dir: &Path, args: &[&str]) -> Output {
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    Command::new(TENGEN)
+        .arg("arena")
+        .args(args)
+        .args(["--out", out])
+        .output()
+        .expect("tengen runs")
+}
+
+/// Runs a match that must succeed; returns its JSON lines.
+fn games(dir: &Path, args: &[&str]) -> Vec<String> {
+    let out = arena(dir, args);
+    assert!(
+        out.status.success(),
+        "arena failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = fs::read_to_string(dir.join("out/games.jsonl")).unwrap();
+    text.lines().map(str::to_string).collect()
+}
+
+/// The raw JSON value of `key` in a flat-enough JSON line (strings
+/// unescaped only as far as these tests need).
+fn field(line: &str, key: &str) -> String {
+    let pat = format!("\"{key}\":");
+    let start = line
+        .find(&pat)
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+        + pat.len();
+    let rest = &line[start..];
+    let (mut depth, mut in_str, mut escaped) = (0, false, false);
+    for (i, c) in rest.char_indices() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' if depth > 0 => depth -= 1,
+            ',' | '}' if depth == 0 => return rest[..i].trim_matches('"').to_string(),
+            _ => {}
+        }
+    }
+    panic!("unterminated {key} in {line}")
+}
+
+fn read(path: impl AsRef<Path>) -> String {
+    fs::read_to_string(path.as_ref())
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.as_ref().display()))
+}
+
+#[test]
+fn two_timeouts_lose() {
+    let dir = scratch("timeouts");
+    let a = bot("--sleep 1:3000");
+    let b = bot("--walk");
+    let g = games(
+        &dir,
+        &[
+            "--size",
+            "5",
+            "--games",
+            "1",
+            "--bank",
+            "300",
+            "--per-move",
+            "100",
+            &a,
+            &b,
+        ],
+    );
+    assert_eq!(field(&g[0], "reason"), "timeout");
+    assert_eq!(field(&g[0], "result"), "W+Time");
+    assert_eq!(field(&g[0], "winner_player"), "B");
+    let black = field(&g[0], "black_stats");
+    assert!(black.contains("\"timeouts\":2"), "{black}");
+    assert_eq!(field(&g[0], "moves"), "0");
+}
+
+#[test]
+fn one_timeout_is_forgiven_and_the_late_answer_taken() {
+    let dir = scratch("one-timeout");
+    // Black's second request (move 3): 1000 ms, missed; asked again with
+    // min(0 + 2000, 1000); the late answer comes within it. (Not the first
+    // request: python's start-up would count against the bank.)
+    let a = bot("--walk --sleep 2:1600");
+    let b = bot("--walk");
+    let args = [
+        "--size",
+        "5",
+        "--games",
+        "1",
+        "--max-rounds",
+        "4",
+        "--bank",
+        "1000",
+    ];
+    let g = games(&dir, &[&args[..], &["--per-move", "2000", &a, &b]].concat());
+    assert_eq!(field(&g[0], "reason"), "round_limit");
+    assert!(field(&g[0], "black_stats").contains("\"timeouts\":1"));
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(
+        sgf.contains(";B[ca]C[") && sgf.contains("no answer within 1000 ms, asked again"),
+        "{sgf}"
+    );
+    // the bot also answered the re-ask: that line is stale at its next turn
+    assert!(
+        sgf.contains(";B[ea]C[0 ms; dropped stale output \"place_move 2 0\"]")
+            || sgf.contains("dropped stale output"),
+        "{sgf}"
+    );
+}
+
+#[test]
+fn illegal_move_loses_or_counts_as_a_pass() {
+    let dir = scratch("illegal");
+    let a = bot("--answers 'place_move 0 0'");
+    let b = bot("--answers 'place_move 0 0'");
+    let g = games(&dir, &["--size", "5", "--games", "1", &a, &b]);
+    assert_eq!(field(&g[0], "reason"), "illegal");
+    assert_eq!(field(&g[0], "result"), "B+Forfeit");
+    assert!(field(&g[0], "detail").contains("occupied"));
+    assert!(field(&g[0], "white_stats").contains("\"illegal\":1"));
+
+    let dir = scratch("illegal-pass");
+    let b = bot("--answers 'hello'");
+    let g = games(
+        &dir,
+        &["--size", "5", "--games", "1", "--illegal", "pass", &a, &b],
+    );
+    // white's answer became a pass, black passed: two passes, black owns all
+    assert_eq!(field(&g[0], "reason"), "two_passes");
+    assert_eq!(field(&g[0], "result"), "B+17.5");
+    assert_eq!(field(&g[0], "margin"), "17.5");
+    assert!(field(&g[0], "white_stats").contains("\"illegal\":1"));
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(
+        sgf.contains(";W[]C[") && sgf.contains("unreadable answer"),
+        "{sgf}"
+    );
+}
+
+/// Two kos on 7x7; the last black move recreates the position after
+/// white's 7th move (not an immediate retake: only superko forbids it).
+const SUPERKO_BLACK: &str = "place_move 2 1;place_move 1 2;place_move 2 3;place_move 2 4;\
+    place_move 1 5;place_move 2 6;place_move 3 2;place_move 3 5;pass;place_move 3 2";
+const SUPERKO_WHITE: &str = "place_move 3 1;place_move 4 2;place_move 3 3;place_move 3 4;\
+    place_move 4 5;place_move 3 6;place_move 2 5;place_move 2 2;place_move 2 5";
+
+#[test]
+fn superko_violation_is_caught() {
+    let dir = scratch("superko");
+    let a = bot(&format!("--answers '{SUPERKO_BLACK}'"));
+    let b = bot(&format!("--answers '{SUPERKO_WHITE}'"));
+    let g = games(&dir, &["--size", "7", "--games", "1", &a, &b]);
+    assert_eq!(field(&g[0], "reason"), "illegal");
+    assert_eq!(field(&g[0], "result"), "W+Forfeit");
+    assert!(field(&g[0], "detail").contains("positional superko"));
+    assert_eq!(field(&g[0], "moves"), "18");
+}
+
+#[test]
+fn two_passes_end_the_game_and_the_count_is_right() {
+    let dir = scratch("passes");
+    let log = dir.join("black.log");
+    let a = bot(&format!(
+        "--log '{}' --answers 'place_move 2 0;place_move 2 1;place_move 2 2;place_move 2 3;place_move 2 4'",
+        log.display()
+    ));
+    let b = bot("--answers 'place_move 4 4'");
+    let g = games(&dir, &["--size", "5", "--games", "1", &a, &b]);
+    // black: a wall of 5 and the 10 points left of it; the right side
+    // touches white's stone too. White: 1 + komi.
+    assert_eq!(field(&g[0], "reason"), "two_passes");
+    assert_eq!(field(&g[0], "result"), "B+6.5");
+    assert_eq!(field(&g[0], "area"), r#"{"black":15,"white":1,"komi":7.5}"#);
+    assert_eq!(field(&g[0], "moves"), "11");
+    // the points black was shown before its last move
+    let seen = read(&log);
+    assert!(
+        seen.contains("update player1 points 15.0\nupdate player2 points 8.5\naction move"),
+        "{seen}"
+    );
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(sgf.contains("RE[B+6.5]") && sgf.contains("KM[7.5]") && sgf.contains("SZ[5]"));
+}
+
+#[test]
+fn round_limit_ends_the_game() {
+    let dir = scratch("rounds");
+    let log = dir.join("white.log");
+    let a = bot("--walk");
+    let b = bot(&format!("--walk --log '{}'", log.display()));
+    let g = games(
+        &dir,
+        &["--size", "5", "--games", "1", "--max-rounds", "4", &a, &b],
+    );
+    assert_eq!(field(&g[0], "reason"), "round_limit");
+    assert_eq!(field(&g[0], "moves"), "6");
+    let seen = read(&log);
+    assert!(seen.contains("settings max_rounds 4") && seen.contains("update game round 3"));
+    assert!(!seen.contains("update game round 4"), "{seen}");
+}
+
+#[test]
+fn lines_are_sent_as_the_referee_sends_them() {
+    let dir = scratch("lines");
+    let log = dir.join("black.log");
+    let a = bot(&format!(
+        "--log '{}' --answers 'place_move 1 0'",
+        log.display()
+    ));
+    let b = bot("--answers 'pass'");
+    games(
+        &dir,
+        &[
+            "--size",
+            "3",
+            "--games",
+            "1",
+            "--bank",
+            "5000",
+            "--per-move",
+            "500",
+            &a,
+            &b,
+        ],
+    );
+    let seen = read(&log);
+    let expected = "settings timebank 5000\nsettings time_per_move 500\n\
+        settings player_names player1,player2\nsettings your_bot player1\nsettings your_botid 1\n\
+        settings field_width 3\nsettings field_height 3\nsettings max_rounds 250\n\
+        update game round 1\nupdate game move 1\nupdate game field 0,0,0,0,0,0,0,0,0\n\
+        update player1 points 0.0\nupdate player2 points 7.5\naction move 5000\n\
+        update game round 2\nupdate game move 3\nupdate game field 0,1,0,0,0,0,0,0,0\n\
+        update player1 points 9.0\nupdate player2 points 7.5\naction move ";
+    assert!(seen.starts_with(expected), "{seen}");
+
+    // Riddles.io: ids 0 and 1, `.` for empty, `-1` where the mover may not
+    // play (white's suicide in the corner), no move number.
+    let dir = scratch("lines-riddles");
+    let log = dir.join("white.log");
+    let a = bot("--answers 'place_move 1 0;place_move 0 1'");
+    let b = bot(&format!(
+        "--log '{}' --answers 'place_move 2 2'",
+        log.display()
+    ));
+    games(
+        &dir,
+        &[
+            "--size",
+            "3",
+            "--games",
+            "1",
+            "--dialect",
+            "riddles",
+            &a,
+            &b,
+        ],
+    );
+    let seen = read(&log);
+    assert!(seen.contains(
+        "settings player_names player0,player1\nsettings your_bot player1\nsettings your_botid 1\n"
+    ));
+    assert!(
+        seen.contains("update game field -1,0,.,0,.,.,.,.,1\n"),
+        "{seen}"
+    );
+    assert!(!seen.contains("update game move"));
+}
+
+#[test]
+fn riddles_quirks() {
+    // Passing on two of one's own turns in a row ends the game.
+    let dir = scratch("riddles-passes");
+    let a = bot("--answers 'pass;pass'");
+    let b = bot("--answers 'place_move 0 0;place_move 1 1'");
+    let g = games(
+        &dir,
+        &["--size", "5", "--games", "1", "--rules", "riddles", &a, &b],
+    );
+    assert_eq!(field(&g[0], "reason"), "own_passes");
+    assert_eq!(field(&g[0], "moves"), "3");
+    assert_eq!(field(&g[0], "rules"), "riddles");
+
+    // An immediate ko retake ends the game, counted as it stands.
+    let dir = scratch("riddles-ko");
+    let black = SUPERKO_BLACK.rsplit_once(";pass").unwrap().0;
+    let white = "place_move 3 1;place_move 4 2;place_move 3 3;place_move 3 4;\
+        place_move 4 5;place_move 3 6;place_move 2 5;place_move 2 5";
+    let a = bot(&format!("--answers '{black}'"));
+    let b = bot(&format!("--answers '{white}'"));
+    let g = games(
+        &dir,
+        &["--size", "7", "--games", "1", "--rules", "riddles", &a, &b],
+    );
+    assert_eq!(field(&g[0], "reason"), "ko_retake");
+    assert_eq!(field(&g[0], "moves"), "15");
+    assert!(field(&g[0], "margin").parse::<f32>().is_ok());
+    // the same retake under the standard rules is an illegal move
+    let dir = scratch("standard-ko");
+    let g = games(&dir, &["--size", "7", "--games", "1", &a, &b]);
+    assert_eq!(field(&g[0], "reason"), "illegal");
+
+    // Filling one's own eye is illegal.
+    let dir = scratch("riddles-eye");
+    let a = bot("--answers 'place_move 1 0;place_move 0 1;place_move 0 0'");
+    let b = bot("--answers 'place_move 2 2;place_move 2 1'");
+    let g = games(
+        &dir,
+        &["--size", "3", "--games", "1", "--rules", "riddles", &a, &b],
+    );
+    assert_eq!(field(&g[0], "reason"), "illegal");
+    assert!(field(&g[0], "detail").contains("fills its own eye"));
+}
+
+#[test]
+fn gtp_adapter_plays_against_an_arena_bot() {
+    let dir = scratch("gtp");
+    let log = dir.join("gtp.log");
+    let a = bot("--answers 'place_move 0 0;place_move 1 0'");
+    // The engine is slower than the bank, but GTP players have no clock.
+    let b = gtp(&format!(
+        "--moves 'E5;E4' --sleep 400 --log '{}'",
+        log.display()
+    ));
+    let g = games(
+        &dir,
+        &[
+            "--size",
+            "5",
+            "--games",
+            "1",
+            "--bank",
+            "300",
+            "--per-move",
+            "100",
+            &a,
+            &b,
+        ],
+    );
+    assert_eq!(field(&g[0], "reason"), "two_passes");
+    assert_eq!(field(&g[0], "result"), "W+7.5");
+    assert_eq!(field(&g[0], "white_player"), "B");
+    let white = field(&g[0], "white_stats");
+    assert!(
+        white.contains("\"timeouts\":0") && white.contains("\"bank_left_ms\":null"),
+        "{white}"
+    );
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(sgf.contains(";W[ea]") && sgf.contains(";W[eb]"), "{sgf}");
+    let seen = read(&log);
+    let expected =
+        "boardsize 5\nclear_board\nkomi 7.5\nplay B A5\ngenmove w\nplay B B5\ngenmove w\n\
+        play B pass\ngenmove w\nquit\n";
+    assert_eq!(seen, expected);
+
+    // A clocked engine is held to the bank: its first move is late but
+    // comes within the second request; its second is late twice.
+    let dir = scratch("gtp-clock");
+    let b = gtp("--moves 'E5' --sleep 500");
+    let args = [
+        "--size",
+        "5",
+        "--games",
+        "1",
+        "--bank",
+        "400",
+        "--per-move",
+        "1000",
+    ];
+    let g = games(&dir, &[&args[..], &["--clock-b", "on", &a, &b]].concat());
+    assert!(field(&g[0], "white_stats").contains("\"timeouts\":2"));
+    assert_eq!(field(&g[0], "reason"), "timeout");
+    assert_eq!(field(&g[0], "moves"), "3");
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(
+        sgf.contains(";W[ea]C[") && sgf.contains("asked again"),
+        "{sgf}"
+    );
+
+    // A resigning engine loses.
+    let dir = scratch("gtp-resign");
+    let b = gtp("--moves 'resign'");
+    let g = games(&dir, &["--size", "5", "--games", "1", &a, &b]);
+    assert_eq!(field(&g[0], "result"), "B+Resign");
+    assert_eq!(field(&g[0], "reason"), "resign");
+}
+
+#[test]
+fn a_match_alternates_colours_and_sums_up() {
+    let dir = scratch("match");
+    let a = bot("--walk");
+    let b = bot("--walk");
+    let out = arena(
+        &dir,
+        &[
+            "--size",
+            "5",
+            "--max-rounds",
+            "3",
+            "--games",
+            "4",
+            "--jobs",
+            "2",
+            "--seed",
+            "7",
+            &a,
+            &b,
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut g: Vec<String> = read(dir.join("out/games.jsonl"))
+        .lines()
+        .map(str::to_string)
+        .collect();
+    g.sort_by_key(|l| field(l, "game").parse::<u32>().unwrap());
+    assert_eq!(g.len(), 4);
+    for (i, line) in g.iter().enumerate() {
+        assert_eq!(field(line, "black_player"), ["A", "B"][i % 2]);
+        assert_eq!(field(line, "seed"), (7 + i).to_string());
+        assert!(dir.join(format!("out/game-{:04}.sgf", i + 1)).exists());
+    }
+    // walk bots fill the top row: on 5x5 after 2 moves each, white wins by komi
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("4 of 4 games"), "{stdout}");
+    assert!(
+        stdout.contains("script.py-A (A): 2 wins")
+            && stdout.contains("Elo script.py-A - script.py-B")
+    );
+    assert!(
+        stdout.contains("average game length: 4.0 moves"),
+        "{stdout}"
+    );
+    assert_eq!(read(dir.join("out/summary.txt")), stdout);
+    // a second match into the same folder is refused: results are never lost
+    let again = arena(&dir, &[&a, &b]);
+    assert_eq!(again.status.code(), Some(2));
+}
+
+#[test]
+fn no_legal_move_ends_the_game() {
+    let dir = scratch("one-point");
+    let g = games(&dir, &["--size", "1", "--games", "1", &bot(""), &bot("")]);
+    assert_eq!(field(&g[0], "reason"), "no_legal_move");
+    assert_eq!(field(&g[0], "result"), "W+7.5");
+}
+
+#[test]
+fn bad_arguments_fail_clearly() {
+    let dir = scratch("bad-args");
+    for (args, needle) in [
+        (&["--size", "0", "a", "b"][..], "--size"),
+        (&["only-one"], "two players"),
+        (&["a", "b", "--bogus"], "unknown option"),
+        (&["a", "b", "--illegal", "maybe"], "--illegal"),
+    ] {
+        let out = arena(&dir, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let out = arena(&dir, &["/nonexistent/bot", &bot("")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
+
+    let help = Command::new(TENGEN)
+        .args(["arena", "--help"])
+        .output()
+        .unwrap();
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    for opt in [
+        "--games",
+        "--jobs",
+        "--seed",
+        "--out",
+        "--name-a",
+        "--clock-b",
+        "--size",
+        "--komi",
+        "--max-rounds",
+        "--dialect",
+        "--bank",
+        "--per-move",
+        "--timeouts",
+        "--illegal",
+        "--hang-limit",
+        "--rules",
+    ] {
+        assert!(text.contains(opt), "help lacks {opt}");
+    }
+}
+
+#[test]
+fn ctrl_c_prints_the_summary_so_far() {
+    let dir = scratch("ctrl-c");
+    let out = dir.join("out");
+    // Game 1 is quick; in game 2, B is black and sleeps for a minute.
+    let child = Command::new(TENGEN)
+        .args([
+            "arena",
+            "--size",
+            "5",
+            "--games",
+            "3",
+            "--jobs",
+            "1",
+            "--max-rounds",
+            "2",
+        ])
+        .args(["--out", out.to_str().unwrap()])
+        .arg(bot("--walk"))
+        .arg(bot("--walk --sleep-black 1:60000"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let jsonl = out.join("games.jsonl");
+    let start = Instant::now();
+    while fs::read_to_string(&jsonl).map_or(true, |t| t.is_empty()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "game 1 never finished"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("1 of 3 games"), "{stdout}");
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(read(&jsonl).lines().count(), 1);
+}
+
+/// Two tengen bots on 9x9 with a short bank. Until the arena bot lands,
+/// `tengen` with no arguments only says it is not built: then this test
+/// checks nothing more than that.
+#[test]
+fn tengen_plays_tengen() {
+    let probe = Command::new(TENGEN)
+        .stdin(Stdio::null())
+        .output()
+        .expect("tengen runs");
+    if String::from_utf8_lossy(&probe.stderr).contains("not built yet") {
+        eprintln!("tengen_plays_tengen: the arena bot is not built yet; skipped");
+        return;
+    }
+    let dir = scratch("tengen");
+    let g = games(
+        &dir,
+        &[
+            "--size",
+            "9",
+            "--games",
+            "1",
+            "--bank",
+            "1000",
+            "--per-move",
+            "100",
+            "--max-rounds",
+            "60",
+            TENGEN,
+            TENGEN,
+        ],
+    );
+    let reason = field(&g[0], "reason");
+    assert!(
+        ["two_passes", "round_limit", "no_legal_move"].contains(&reason.as_str()),
+        "{}",
+        g[0]
+    );
+    assert!(field(&g[0], "margin").parse::<f32>().is_ok());
+    for side in ["black_stats", "white_stats"] {
+        let s = field(&g[0], side);
+        assert!(
+            s.contains("\"timeouts\":0") && s.contains("\"illegal\":0"),
+            "{s}"
+        );
+    }
+    let moves: usize = field(&g[0], "moves").parse().unwrap();
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(sgf.starts_with("(;GM[1]FF[4]") && sgf.trim_end().ends_with(')'));
+    assert!(sgf.contains("PB[tengen-A]") && sgf.contains("PW[tengen-B]") && sgf.contains("SZ[9]"));
+    assert_eq!(
+        sgf.matches(";B[").count() + sgf.matches(";W[").count(),
+        moves
+    );
+}
