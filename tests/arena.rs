@@ -5,9 +5,18 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 const TENGEN: &str = env!("CARGO_BIN_EXE_tengen");
+
+/// Tests whose verdicts depend on timing, and the CPU-hungry tengen game,
+/// run one at a time so that neither starves the other.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn bots_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
@@ -47,6 +56,14 @@ fn arena(dir: &Path, args: &[&str]) -> Output {
         .args(["--out", out])
         .output()
         .expect("tengen runs")
+}
+
+/// Options from one string, then the players.
+fn opts<'a>(options: &'a str, players: &[&'a str]) -> Vec<&'a str> {
+    options
+        .split_whitespace()
+        .chain(players.iter().copied())
+        .collect()
 }
 
 /// Runs a match that must succeed; returns its JSON lines.
@@ -100,23 +117,13 @@ fn read(path: impl AsRef<Path>) -> String {
 
 #[test]
 fn two_timeouts_lose() {
+    let _serial = serial();
     let dir = scratch("timeouts");
     let a = bot("--sleep 1:3000");
     let b = bot("--walk");
     let g = games(
         &dir,
-        &[
-            "--size",
-            "5",
-            "--games",
-            "1",
-            "--bank",
-            "300",
-            "--per-move",
-            "100",
-            &a,
-            &b,
-        ],
+        &opts("--size 5 --games 1 --bank 300 --per-move 100", &[&a, &b]),
     );
     assert_eq!(field(&g[0], "reason"), "timeout");
     assert_eq!(field(&g[0], "result"), "W+Time");
@@ -128,34 +135,36 @@ fn two_timeouts_lose() {
 
 #[test]
 fn one_timeout_is_forgiven_and_the_late_answer_taken() {
+    let _serial = serial();
     let dir = scratch("one-timeout");
-    // Black's second request (move 3): 1000 ms, missed; asked again with
-    // min(0 + 2000, 1000); the late answer comes within it. (Not the first
+    // Black's second request (move 3): 2000 ms, missed; asked again with
+    // min(0 + 4000, 2000); the late answer comes within it. (Not the first
     // request: python's start-up would count against the bank.)
-    let a = bot("--walk --sleep 2:1600");
+    let a = bot("--walk --sleep 2:3000");
     let b = bot("--walk");
-    let args = [
-        "--size",
-        "5",
-        "--games",
-        "1",
-        "--max-rounds",
-        "4",
-        "--bank",
-        "1000",
-    ];
-    let g = games(&dir, &[&args[..], &["--per-move", "2000", &a, &b]].concat());
+    let o = "--size 5 --games 1 --max-rounds 4 --bank 2000 --per-move 4000";
+    let g = games(&dir, &opts(o, &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "round_limit");
     assert!(field(&g[0], "black_stats").contains("\"timeouts\":1"));
     let sgf = read(dir.join("out/game-0001.sgf"));
     assert!(
-        sgf.contains(";B[ca]C[") && sgf.contains("no answer within 1000 ms, asked again"),
+        sgf.contains(";B[ca]C[") && sgf.contains("no answer within 2000 ms, asked again"),
         "{sgf}"
     );
-    // the bot also answered the re-ask: that line is stale at its next turn
+}
+
+#[test]
+fn stale_lines_are_dropped() {
+    let _serial = serial();
+    let dir = scratch("stale");
+    let a = bot("--walk --double");
+    let b = bot("--walk");
+    let args = ["--size", "5", "--games", "1", "--max-rounds", "3", &a, &b];
+    let g = games(&dir, &args);
+    assert_eq!(field(&g[0], "reason"), "round_limit");
+    let sgf = read(dir.join("out/game-0001.sgf"));
     assert!(
-        sgf.contains(";B[ea]C[0 ms; dropped stale output \"place_move 2 0\"]")
-            || sgf.contains("dropped stale output"),
+        sgf.contains(";B[ca]C[") && sgf.contains("dropped stale output \"place_move 0 0\""),
         "{sgf}"
     );
 }
@@ -165,7 +174,7 @@ fn illegal_move_loses_or_counts_as_a_pass() {
     let dir = scratch("illegal");
     let a = bot("--answers 'place_move 0 0'");
     let b = bot("--answers 'place_move 0 0'");
-    let g = games(&dir, &["--size", "5", "--games", "1", &a, &b]);
+    let g = games(&dir, &opts("--size 5 --games 1", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "illegal");
     assert_eq!(field(&g[0], "result"), "B+Forfeit");
     assert!(field(&g[0], "detail").contains("occupied"));
@@ -173,10 +182,7 @@ fn illegal_move_loses_or_counts_as_a_pass() {
 
     let dir = scratch("illegal-pass");
     let b = bot("--answers 'hello'");
-    let g = games(
-        &dir,
-        &["--size", "5", "--games", "1", "--illegal", "pass", &a, &b],
-    );
+    let g = games(&dir, &opts("--size 5 --games 1 --illegal pass", &[&a, &b]));
     // white's answer became a pass, black passed: two passes, black owns all
     assert_eq!(field(&g[0], "reason"), "two_passes");
     assert_eq!(field(&g[0], "result"), "B+17.5");
@@ -201,7 +207,7 @@ fn superko_violation_is_caught() {
     let dir = scratch("superko");
     let a = bot(&format!("--answers '{SUPERKO_BLACK}'"));
     let b = bot(&format!("--answers '{SUPERKO_WHITE}'"));
-    let g = games(&dir, &["--size", "7", "--games", "1", &a, &b]);
+    let g = games(&dir, &opts("--size 7 --games 1", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "illegal");
     assert_eq!(field(&g[0], "result"), "W+Forfeit");
     assert!(field(&g[0], "detail").contains("positional superko"));
@@ -217,7 +223,7 @@ fn two_passes_end_the_game_and_the_count_is_right() {
         log.display()
     ));
     let b = bot("--answers 'place_move 4 4'");
-    let g = games(&dir, &["--size", "5", "--games", "1", &a, &b]);
+    let g = games(&dir, &opts("--size 5 --games 1", &[&a, &b]));
     // black: a wall of 5 and the 10 points left of it; the right side
     // touches white's stone too. White: 1 + komi.
     assert_eq!(field(&g[0], "reason"), "two_passes");
@@ -240,10 +246,7 @@ fn round_limit_ends_the_game() {
     let log = dir.join("white.log");
     let a = bot("--walk");
     let b = bot(&format!("--walk --log '{}'", log.display()));
-    let g = games(
-        &dir,
-        &["--size", "5", "--games", "1", "--max-rounds", "4", &a, &b],
-    );
+    let g = games(&dir, &opts("--size 5 --games 1 --max-rounds 4", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "round_limit");
     assert_eq!(field(&g[0], "moves"), "6");
     let seen = read(&log);
@@ -262,18 +265,7 @@ fn lines_are_sent_as_the_referee_sends_them() {
     let b = bot("--answers 'pass'");
     games(
         &dir,
-        &[
-            "--size",
-            "3",
-            "--games",
-            "1",
-            "--bank",
-            "5000",
-            "--per-move",
-            "500",
-            &a,
-            &b,
-        ],
+        &opts("--size 3 --games 1 --bank 5000 --per-move 500", &[&a, &b]),
     );
     let seen = read(&log);
     let expected = "settings timebank 5000\nsettings time_per_move 500\n\
@@ -296,16 +288,7 @@ fn lines_are_sent_as_the_referee_sends_them() {
     ));
     games(
         &dir,
-        &[
-            "--size",
-            "3",
-            "--games",
-            "1",
-            "--dialect",
-            "riddles",
-            &a,
-            &b,
-        ],
+        &opts("--size 3 --games 1 --dialect riddles", &[&a, &b]),
     );
     let seen = read(&log);
     assert!(seen.contains(
@@ -324,10 +307,7 @@ fn riddles_quirks() {
     let dir = scratch("riddles-passes");
     let a = bot("--answers 'pass;pass'");
     let b = bot("--answers 'place_move 0 0;place_move 1 1'");
-    let g = games(
-        &dir,
-        &["--size", "5", "--games", "1", "--rules", "riddles", &a, &b],
-    );
+    let g = games(&dir, &opts("--size 5 --games 1 --rules riddles", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "own_passes");
     assert_eq!(field(&g[0], "moves"), "3");
     assert_eq!(field(&g[0], "rules"), "riddles");
@@ -339,32 +319,27 @@ fn riddles_quirks() {
         place_move 4 5;place_move 3 6;place_move 2 5;place_move 2 5";
     let a = bot(&format!("--answers '{black}'"));
     let b = bot(&format!("--answers '{white}'"));
-    let g = games(
-        &dir,
-        &["--size", "7", "--games", "1", "--rules", "riddles", &a, &b],
-    );
+    let g = games(&dir, &opts("--size 7 --games 1 --rules riddles", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "ko_retake");
     assert_eq!(field(&g[0], "moves"), "15");
     assert!(field(&g[0], "margin").parse::<f32>().is_ok());
     // the same retake under the standard rules is an illegal move
     let dir = scratch("standard-ko");
-    let g = games(&dir, &["--size", "7", "--games", "1", &a, &b]);
+    let g = games(&dir, &opts("--size 7 --games 1", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "illegal");
 
     // Filling one's own eye is illegal.
     let dir = scratch("riddles-eye");
     let a = bot("--answers 'place_move 1 0;place_move 0 1;place_move 0 0'");
     let b = bot("--answers 'place_move 2 2;place_move 2 1'");
-    let g = games(
-        &dir,
-        &["--size", "3", "--games", "1", "--rules", "riddles", &a, &b],
-    );
+    let g = games(&dir, &opts("--size 3 --games 1 --rules riddles", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "illegal");
     assert!(field(&g[0], "detail").contains("fills its own eye"));
 }
 
 #[test]
 fn gtp_adapter_plays_against_an_arena_bot() {
+    let _serial = serial();
     let dir = scratch("gtp");
     let log = dir.join("gtp.log");
     let a = bot("--answers 'place_move 0 0;place_move 1 0'");
@@ -375,18 +350,7 @@ fn gtp_adapter_plays_against_an_arena_bot() {
     ));
     let g = games(
         &dir,
-        &[
-            "--size",
-            "5",
-            "--games",
-            "1",
-            "--bank",
-            "300",
-            "--per-move",
-            "100",
-            &a,
-            &b,
-        ],
+        &opts("--size 5 --games 1 --bank 300 --per-move 100", &[&a, &b]),
     );
     assert_eq!(field(&g[0], "reason"), "two_passes");
     assert_eq!(field(&g[0], "result"), "W+7.5");
@@ -407,18 +371,9 @@ fn gtp_adapter_plays_against_an_arena_bot() {
     // A clocked engine is held to the bank: its first move is late but
     // comes within the second request; its second is late twice.
     let dir = scratch("gtp-clock");
-    let b = gtp("--moves 'E5' --sleep 500");
-    let args = [
-        "--size",
-        "5",
-        "--games",
-        "1",
-        "--bank",
-        "400",
-        "--per-move",
-        "1000",
-    ];
-    let g = games(&dir, &[&args[..], &["--clock-b", "on", &a, &b]].concat());
+    let b = gtp("--moves 'E5' --sleep 1300");
+    let o = "--size 5 --games 1 --bank 1000 --per-move 2000 --clock-b on";
+    let g = games(&dir, &opts(o, &[&a, &b]));
     assert!(field(&g[0], "white_stats").contains("\"timeouts\":2"));
     assert_eq!(field(&g[0], "reason"), "timeout");
     assert_eq!(field(&g[0], "moves"), "3");
@@ -431,7 +386,7 @@ fn gtp_adapter_plays_against_an_arena_bot() {
     // A resigning engine loses.
     let dir = scratch("gtp-resign");
     let b = gtp("--moves 'resign'");
-    let g = games(&dir, &["--size", "5", "--games", "1", &a, &b]);
+    let g = games(&dir, &opts("--size 5 --games 1", &[&a, &b]));
     assert_eq!(field(&g[0], "result"), "B+Resign");
     assert_eq!(field(&g[0], "reason"), "resign");
 }
@@ -443,20 +398,10 @@ fn a_match_alternates_colours_and_sums_up() {
     let b = bot("--walk");
     let out = arena(
         &dir,
-        &[
-            "--size",
-            "5",
-            "--max-rounds",
-            "3",
-            "--games",
-            "4",
-            "--jobs",
-            "2",
-            "--seed",
-            "7",
-            &a,
-            &b,
-        ],
+        &opts(
+            "--size 5 --max-rounds 3 --games 4 --jobs 2 --seed 7",
+            &[&a, &b],
+        ),
     );
     assert!(
         out.status.success(),
@@ -605,23 +550,14 @@ fn tengen_plays_tengen() {
         eprintln!("tengen_plays_tengen: the arena bot is not built yet; skipped");
         return;
     }
+    let _serial = serial();
     let dir = scratch("tengen");
     let g = games(
         &dir,
-        &[
-            "--size",
-            "9",
-            "--games",
-            "1",
-            "--bank",
-            "1000",
-            "--per-move",
-            "100",
-            "--max-rounds",
-            "60",
-            TENGEN,
-            TENGEN,
-        ],
+        &opts(
+            "--size 9 --games 1 --bank 1000 --per-move 100 --max-rounds 60",
+            &[TENGEN, TENGEN],
+        ),
     );
     let reason = field(&g[0], "reason");
     assert!(

@@ -78,6 +78,7 @@ pub fn start(seat: &Seat, stop: &Stop) -> Result<Box<dyn Bot>, String> {
     let mut bot = ArenaBot {
         process,
         stop: stop.clone(),
+        stale: Vec::new(),
     };
     for line in seat.settings {
         // A bot that dies during the settings is caught at its first turn.
@@ -92,40 +93,47 @@ pub fn start(seat: &Seat, stop: &Stop) -> Result<Box<dyn Bot>, String> {
 pub struct ArenaBot {
     process: Process,
     stop: Stop,
+    /// Lines dropped as stale, reported with the next answer.
+    stale: Vec<String>,
 }
 
 impl Bot for ArenaBot {
     fn ask(&mut self, turn: &Turn) -> Reply {
-        // Lines written before this turn's request (the answer to a re-ask
-        // after a late answer, chatter) are not answers to it. On a re-ask
-        // the late answer is exactly what is wanted: nothing is dropped.
-        let stale = if turn.retry {
-            Vec::new()
-        } else {
-            self.process.drain()
-        };
-        let lines = if turn.retry { &[][..] } else { turn.updates };
-        for line in lines {
-            if let Err(e) = self.process.send(line) {
-                return Reply::Crash(e);
+        if !turn.retry {
+            // Lines read before this turn's request (the answer to a re-ask
+            // after a late answer, chatter) are not answers to it. On a
+            // re-ask the late answer is exactly what is wanted.
+            self.stale.extend(self.process.drain());
+            for line in turn.updates {
+                if let Err(e) = self.process.send(line) {
+                    return Reply::Crash(e);
+                }
             }
         }
+        // Taken before the request is written: a line read before this
+        // instant cannot answer it, however the threads are scheduled.
+        let asked = Instant::now();
         if let Err(e) = self.process.send(&format!("action move {}", turn.bank_ms)) {
             return Reply::Crash(e);
         }
-        let sent = Instant::now();
-        match self.process.recv(Some(sent + turn.limit), &self.stop) {
-            Wait::Line(at, text) => Reply::Answer {
-                text,
-                ms: at.saturating_duration_since(sent).as_millis() as u64,
-                stale,
-            },
-            Wait::Timeout => Reply::Timeout,
-            Wait::Stopped => Reply::Stopped,
-            Wait::Eof => Reply::Crash(format!(
-                "no answer: {}",
-                self.process.exit_note(Duration::from_millis(200))
-            )),
+        loop {
+            return match self.process.recv(Some(asked + turn.limit), &self.stop) {
+                Wait::Line(at, text) if at < asked && !turn.retry => {
+                    self.stale.push(text);
+                    continue;
+                }
+                Wait::Line(at, text) => Reply::Answer {
+                    text,
+                    ms: at.saturating_duration_since(asked).as_millis() as u64,
+                    stale: std::mem::take(&mut self.stale),
+                },
+                Wait::Timeout => Reply::Timeout,
+                Wait::Stopped => Reply::Stopped,
+                Wait::Eof => Reply::Crash(format!(
+                    "no answer: {}",
+                    self.process.exit_note(Duration::from_millis(200))
+                )),
+            };
         }
     }
 

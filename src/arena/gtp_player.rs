@@ -140,7 +140,7 @@ fn describe(cmd: &str, f: Fail) -> String {
 
 impl Bot for GtpBot {
     fn ask(&mut self, turn: &Turn) -> Reply {
-        let asked = Instant::now();
+        let mut sent = Instant::now();
         if !(turn.retry && self.pending) {
             if let Err(e) = self.sync(turn) {
                 return if self.stop.is_set() {
@@ -154,13 +154,14 @@ impl Bot for GtpBot {
                 let secs = turn.bank_ms / 1000;
                 let _ = self.command(&format!("time_left {letter} {secs} 0"));
             }
+            // the clock starts as genmove is written
+            sent = Instant::now();
             if let Err(e) = self.process.send(&format!("genmove {letter}")) {
                 return Reply::Crash(e);
             }
             self.pending = true;
         }
         // on a retry the same genmove is still out: keep waiting for it
-        let sent = if turn.retry { asked } else { Instant::now() };
         let (at, text) = match self.response(sent + turn.limit) {
             Ok(r) => r,
             Err(Fail::Timeout) => return Reply::Timeout,

@@ -6,11 +6,11 @@
 
 use super::sys::{self, Stop};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -54,24 +54,7 @@ impl Process {
             .map_err(|e| format!("cannot start {:?}: {e}", argv.join(" ")))?;
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break, // dropping `tx` reports the end
-                    Ok(_) => {
-                        let at = Instant::now();
-                        let text = String::from_utf8_lossy(&buf);
-                        let line = text.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send((at, line)).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        thread::spawn(move || read_lines(stdout, tx));
         Ok(Process {
             stdin: child.stdin.take(),
             child,
@@ -168,6 +151,43 @@ impl Process {
             self.reaped = true;
         }
     }
+}
+
+/// The reader thread: stdout split into lines, each stamped with the time
+/// the read that completed it returned (so lines that came in one write
+/// share a stamp however late this thread hands them over).
+fn read_lines(mut stdout: ChildStdout, tx: Sender<(Instant, String)>) {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let n = match stdout.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => 0,
+        };
+        let at = Instant::now();
+        if n == 0 {
+            // a last line without end of line still counts; dropping `tx`
+            // then reports the end
+            if !pending.is_empty() {
+                let _ = tx.send((at, text(&pending)));
+            }
+            return;
+        }
+        pending.extend_from_slice(&chunk[..n]);
+        while let Some(i) = pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = pending.drain(..=i).collect();
+            if tx.send((at, text(&line))).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+fn text(line: &[u8]) -> String {
+    String::from_utf8_lossy(line)
+        .trim_end_matches(['\n', '\r'])
+        .to_string()
 }
 
 impl Drop for Process {

@@ -11,14 +11,47 @@ the field). Options:
   --sleep-black K:MS  the same, only when playing black (the first player)
   --exit-at K       exit without answering the K-th action
   --log PATH        append every line received to PATH
+  --double          write every answer twice (the second line is stale)
+
+After a sleep, a request that came meanwhile (the referee's re-ask after a
+timeout) is not answered: the late answer already stands for it.
 """
+import os
+import select
 import sys
 import time
+
+
+class Input:
+    """Lines from stdin, with a look at what is already waiting."""
+
+    def __init__(self):
+        self.buf, self.lines, self.eof = b"", [], False
+
+    def _read(self):
+        data = os.read(0, 65536)
+        if not data:
+            self.eof = True
+        self.buf += data
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            self.lines.append(line.decode().strip())
+
+    def next(self):
+        while not self.lines and not self.eof:
+            self._read()
+        return self.lines.pop(0) if self.lines else None
+
+    def waiting(self):
+        while not self.eof and select.select([0], [], [], 0)[0]:
+            self._read()
+        return self.lines
 
 
 def main():
     args = sys.argv[1:]
     answers, sleeps, black_sleeps, walk, exit_at, log = [], {}, {}, False, None, None
+    double = False
     i = 0
     while i < len(args):
         a = args[i]
@@ -27,6 +60,8 @@ def main():
             i += 1
         elif a == "--walk":
             walk = True
+        elif a == "--double":
+            double = True
         elif a == "--sleep":
             k, ms = args[i + 1].split(":")
             sleeps[int(k)] = int(ms)
@@ -46,8 +81,11 @@ def main():
         i += 1
     width, field, asked, empty = 19, [], 0, "0"
     names, me = [], None
-    for line in sys.stdin:
-        line = line.strip()
+    inp, skip = Input(), False
+    while True:
+        line = inp.next()
+        if line is None:
+            break
         if log:
             log.write(line + "\n")
             log.flush()
@@ -62,6 +100,9 @@ def main():
         elif parts[:3] == ["update", "game", "field"]:
             field = parts[3].split(",")
         elif parts[:2] == ["action", "move"]:
+            if skip:
+                skip = False
+                continue
             asked += 1
             if asked == exit_at:
                 sys.exit(0)
@@ -69,6 +110,8 @@ def main():
                 time.sleep(sleeps[asked] / 1000.0)
             if names and me == names[0] and asked in black_sleeps:
                 time.sleep(black_sleeps[asked] / 1000.0)
+            if asked in sleeps or asked in black_sleeps:
+                skip = any(w.startswith("action move") for w in inp.waiting())
             if answers:
                 answer = answers.pop(0)
             elif walk:
@@ -79,7 +122,7 @@ def main():
                         break
             else:
                 answer = "pass"
-            print(answer, flush=True)
+            print(answer + ("\n" + answer if double else ""), flush=True)
             print("answered " + answer, file=sys.stderr, flush=True)
 
 
