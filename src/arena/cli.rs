@@ -54,7 +54,8 @@ Game:
                      player moves at most R-1 times, as observed on the
                      arena (default 250)
   --dialect D        theaigames (default): player1/player2, ids 1 and 2,
-                     field 0/1/2, `update game move` sent; or riddles:
+                     field 0/1/2, `update game move M` sent (M: number
+                     of the move to be played, from 1); or riddles:
                      player0/player1, ids 0 and 1, field ./0/1 with -1 on
                      empty points where the player to move may not play
   --bank MS          the timebank: initial and maximum, in ms (default 10000)
