@@ -4,8 +4,10 @@
 # Builds the release binary, then measures (one thread each):
 #   light_empty      `tengen bench`               light playouts/s from the empty 19x19 board
 #   light_positions  `tengen bench --positions`   light playouts/s from fixed mid-game positions
-#   search           `tengen bench --search`      search playouts/s (once the binary has it;
-#                                                 "-" before that)
+#   search           `tengen bench --search`      search playouts/s: full searches from the
+#                                                 empty board and 8 mid-game positions, at
+#                                                 least one each (~15-30 s whatever S is);
+#                                                 "-" for a binary without it
 # prints them with the git commit (+"-dirty" for uncommitted changes to
 # tracked files), date, CPU and toolchain, and appends one line to
 # bench-history.tsv at the repo root (tab-separated, header on first use).
@@ -15,7 +17,8 @@
 #   column -t -s$'\t' bench-history.tsv
 #
 # usage: tools/bench.sh [--seconds S] [--no-history] [--history FILE]
-#   --seconds S    length of each measurement (default 5; total ~3 x S)
+#   --seconds S    length of each measurement (default 5; total ~2 x S + the
+#                  search bench, ~1 min with the build on a 2-core VM)
 # Figures move a few percent between runs on a busy or virtual machine:
 # use --seconds 10 and run twice before trusting a difference under ~5%.
 set -euo pipefail
@@ -69,7 +72,9 @@ measure() {
         die "$label: tengen bench $* failed"
     fi
     local pps
-    pps="$(awk -F': *' '$1 == "playouts_per_second" {print $2}' <<<"$out" | tail -n1)"
+    # light benches print playouts_per_second, the search bench
+    # search_playouts_per_second: the last such line is the figure
+    pps="$(awk -F': *' '$1 ~ /^([a-z_]+_)?playouts_per_second$/ {print $2}' <<<"$out" | tail -n1)"
     [[ -n "$pps" ]] || { printf '%s\n' "$out" >&2; die "$label: no playouts_per_second line in the output"; }
     printf '%s\n' "$out" | sed "s/^/  [$label] /" >&2
     echo "$pps"

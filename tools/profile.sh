@@ -4,8 +4,10 @@
 # Profiles two runs of the release binary:
 #   light   `tengen bench --playouts M` (callgrind) or `--seconds S` (perf):
 #           uniform random playouts from the empty board
-#   search  `tengen bench --search --playouts N`       a fixed-count search
-#           (skipped, with a note, while the binary has no `bench --search`)
+#   search  `tengen bench --search --playouts N --seconds 0.001`: one search
+#           of N playouts from each of the bench's start positions (empty
+#           board + 8 mid-game), so a fixed amount of work (skipped, with a
+#           note, for a binary without `bench --search`)
 # and prints the top functions of each, plus where the full reports are
 # (target/profile/, or $CARGO_TARGET_DIR/profile/).
 #
@@ -20,7 +22,9 @@
 #   callgrind  valgrind's instruction counter: exact and repeatable (good to
 #              compare two commits) but ~50x slower, so runs are short.
 #              Install: apt-get install valgrind. Browse a report with
-#              callgrind_annotate FILE, or kcachegrind FILE.
+#              callgrind_annotate FILE, or kcachegrind FILE. Caveat: a
+#              `rep movs` memcpy counts one instruction per iteration, so big
+#              copies weigh more in instructions than in time (check with perf).
 #
 # Symbols and source lines come from the release profile's
 # debug = "line-tables-only". With fat LTO most of the board code is inlined
@@ -36,9 +40,10 @@
 #   --light-playouts M   light bench size, a fixed count: the default with
 #                        callgrind (500, ~3 s), whose instruction counts are
 #                        then exactly repeatable; with perf it replaces --seconds
-#   --playouts N         search size (default 20000 with perf, 1000 with callgrind)
+#   --playouts N         playouts per search (default 4000 with perf, 200 with
+#                        callgrind; 9 searches in all)
 #   --call-graph   perf only: record call stacks (dwarf), for perf report -g
-# Runtime: ~20 s with perf, ~30-60 s with callgrind (plus the build).
+# Runtime (2-core VM): ~30 s with perf, ~1 min with callgrind, plus the build.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -83,14 +88,14 @@ case "$TOOL" in
     *) die "--tool takes auto, perf or callgrind" ;;
 esac
 if [[ "$TOOL" == perf ]]; then
-    : "${SECS:=5}" "${PLAYOUTS:=20000}"
+    : "${SECS:=5}" "${PLAYOUTS:=4000}"
     if perf stat -x, -e instructions -- true 2>&1 >/dev/null | grep -q '^[0-9]'; then
         EVENT="hardware cycles"
     else
         EVENT="cpu-clock timer (no hardware counters here)"
     fi
 else
-    : "${SECS:=2}" "${LIGHT_PLAYOUTS:=500}" "${PLAYOUTS:=1000}"
+    : "${SECS:=2}" "${LIGHT_PLAYOUTS:=500}" "${PLAYOUTS:=200}"
 fi
 
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
@@ -117,9 +122,15 @@ if [[ -n "$LIGHT_PLAYOUTS" ]]; then
 fi
 
 # Is there a fixed-count search bench yet?
-SEARCH_ARGS=(bench --search --playouts "$PLAYOUTS")
+# (--seconds tiny: one search per start position, no time-based extra ones)
 HAVE_SEARCH=0
-if "$BIN" bench --search --playouts 1 >/dev/null 2>&1; then HAVE_SEARCH=1; fi
+if "$BIN" bench --search --playouts 1 --seconds 0.001 >/dev/null 2>&1; then
+    HAVE_SEARCH=1
+    SEARCH_ARGS=(bench --search --playouts "$PLAYOUTS" --seconds 0.001)
+elif "$BIN" bench --search --playouts 1 >/dev/null 2>&1; then
+    HAVE_SEARCH=1
+    SEARCH_ARGS=(bench --search --playouts "$PLAYOUTS")
+fi
 
 # Prints the top functions of a perf data file; the full report goes to $2.
 perf_top() {
@@ -191,7 +202,7 @@ profile_run() {
         echo "   file:function table: $base.txt"
         echo "   browse:      callgrind_annotate $base.callgrind.out   (or kcachegrind)"
     fi
-    grep -E '^(playouts|playouts_per_second|moves_per_second):' "$base.stdout" | sed 's/^/   bench /' || true
+    grep -E '^(searches|playouts|moves_per_second|([a-z_]+_)?playouts_per_second):' "$base.stdout" | sed 's/^/   bench /' || true
     echo
 }
 
