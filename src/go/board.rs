@@ -133,6 +133,8 @@ pub struct Board {
     next: [u16; MAX_POINTS],
     /// Neighbour counts by cell kind, 4 bits each: see [`Board::nbr_count`].
     nbr: [u16; MAX_POINTS],
+    /// The 8 surrounding cells, 2 bits each: see [`Board::ring_code`].
+    ring: [u16; MAX_POINTS],
     /// Exact liberty count, valid at string heads.
     libs: [u16; MAX_POINTS],
     /// Stone count, valid at string heads.
@@ -165,6 +167,7 @@ impl Board {
             head: [NONE; MAX_POINTS],
             next: [NONE; MAX_POINTS],
             nbr: [0; MAX_POINTS],
+            ring: [0; MAX_POINTS],
             libs: [0; MAX_POINTS],
             size: [0; MAX_POINTS],
             empties: [0; MAX_AREA],
@@ -192,9 +195,42 @@ impl Board {
                     nbr += 1 << (4 * b.cells[n.idx()] as u16);
                 }
                 b.nbr[p] = nbr;
+                b.ring[p] = b.ring_of(Point(p as u16));
             }
         }
         b
+    }
+
+    /// The 8 points around `p` in reading order: NW N NE W E SW S SE.
+    #[inline]
+    pub fn ring(&self, p: Point) -> [Point; 8] {
+        let (i, s) = (p.0, self.stride);
+        [
+            Point(i - s - 1),
+            Point(i - s),
+            Point(i - s + 1),
+            Point(i - 1),
+            Point(i + 1),
+            Point(i + s - 1),
+            Point(i + s),
+            Point(i + s + 1),
+        ]
+    }
+
+    /// The cells around `p` coded 2 bits each (the `Cell` value), the k-th
+    /// point of [`Board::ring`] in bits 2k and 2k+1. Kept up to date as
+    /// stones come and go, for 3x3 pattern lookups.
+    #[inline]
+    pub fn ring_code(&self, p: Point) -> u16 {
+        self.ring[p.idx()]
+    }
+
+    fn ring_of(&self, p: Point) -> u16 {
+        let mut code = 0;
+        for (k, q) in self.ring(p).into_iter().enumerate() {
+            code |= (self.cells[q.idx()] as u16) << (2 * k);
+        }
+        code
     }
 
     /// Whether `p` has an empty neighbour (then a stone there is never
@@ -217,6 +253,11 @@ impl Board {
         let delta = (1u16 << (4 * to as u16)).wrapping_sub(1 << (4 * from as u16));
         for n in self.neighbors(p) {
             self.nbr[n.idx()] = self.nbr[n.idx()].wrapping_add(delta);
+        }
+        // p is the (7 - k)-th point around the k-th point around p
+        let flip = from as u16 ^ to as u16;
+        for (k, q) in self.ring(p).into_iter().enumerate() {
+            self.ring[q.idx()] ^= flip << (2 * (7 - k));
         }
     }
 
@@ -458,46 +499,59 @@ impl Board {
     }
 
     /// The liberty count the string of a stone of `c` at `p` would have,
-    /// counting up to `limit` (captures included). Used to spot self-atari.
+    /// counting up to `limit` (at most 8; captures included). Used to spot
+    /// self-atari and ladders.
     pub fn liberties_after(&self, c: Color, p: Point, limit: usize) -> usize {
+        let limit = limit.min(8);
+        let nbr = self.nbr[p.idx()];
+        if (nbr & 0xF) as usize >= limit {
+            return limit;
+        }
         let own = c.stone();
         let opp = c.opp().stone();
-        let mut captured: ArrayVec<u16, 4> = ArrayVec::new();
-        let mut friends: ArrayVec<u16, 4> = ArrayVec::new();
+        let mut captured = Heads::new();
+        let mut friends = Heads::new();
         for n in self.neighbors(p) {
             let (cell, h) = (self.cells[n.idx()], self.head[n.idx()]);
-            if cell == opp && self.libs[ix(h)] == 1 && !captured.contains(&h) {
-                captured.push(h);
-            } else if cell == own && !friends.contains(&h) {
-                friends.push(h);
+            if cell == opp && self.libs[ix(h)] == 1 {
+                captured.insert(h);
+            } else if cell == own {
+                // the joined string keeps all of this one's liberties but `p`
+                if self.libs[ix(h)] as usize > limit {
+                    return limit;
+                }
+                friends.insert(h);
             }
         }
         // a point is a liberty afterwards if it is empty or a captured stone
         let freed = |q: Point| {
             let cell = self.cells[q.idx()];
-            cell == Cell::Empty || (cell == opp && captured.contains(&self.head[q.idx()]))
+            cell == Cell::Empty
+                || (cell == opp && captured.as_slice().contains(&self.head[q.idx()]))
         };
-        let mut seen = PointSet::new();
-        seen.insert(p);
-        let mut count = 0;
-        for n in self.neighbors(p) {
-            if freed(n) && seen.insert(n) {
-                count += 1;
+        let mut found: ArrayVec<u16, 8> = ArrayVec::new();
+        let add = |q: Point, found: &mut ArrayVec<u16, 8>| {
+            if q != p && freed(q) && !found.contains(&q.0) {
+                found.push(q.0);
             }
+        };
+        for n in self.neighbors(p) {
+            add(n, &mut found);
         }
-        for &h in &friends {
+        for &h in friends.as_slice() {
             for s in self.stones(Point(h)) {
-                if count >= limit {
-                    return count;
+                if found.len() >= limit {
+                    return limit;
                 }
                 for q in self.neighbors(s) {
-                    if freed(q) && seen.insert(q) {
-                        count += 1;
+                    add(q, &mut found);
+                    if found.len() >= limit {
+                        return limit;
                     }
                 }
             }
         }
-        count
+        found.len().min(limit)
     }
 
     /// The Zobrist hash the board would have after `c` plays the legal move `p`.
@@ -806,6 +860,9 @@ impl Board {
         for p in self.points() {
             if self.nbr[p.idx()] != fresh.nbr[p.idx()] {
                 return Err(format!("neighbour counts at {:?} are stale", self.xy(p)));
+            }
+            if self.ring[p.idx()] != self.ring_of(p) {
+                return Err(format!("3x3 code at {:?} is stale", self.xy(p)));
             }
             if !self.at(p).is_stone() {
                 continue;

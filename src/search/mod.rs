@@ -3,9 +3,13 @@
 //!
 //! Entry point: [`Searcher::think`].
 
+pub mod go_game;
+pub mod patterns;
 pub mod playout;
+pub mod policy;
 pub mod rng;
 pub mod time;
+pub mod tree;
 
 use crate::go::Move;
 use std::time::{Duration, Instant};

@@ -1,44 +1,253 @@
-//! TEMPORARY placeholder until the RAVE-MCTS lands (same signatures): plays
-//! a random legal, non-eye-filling move.
+//! The searcher: runs the MC-RAVE tree on a Go game within a budget,
+//! reuses the tree from one move to the next, and decides when to pass.
+//!
+//! Passing is decided on the literal count, because the referee counts the
+//! board as it stands: we pass only when that count wins (the opponent just
+//! passed, or the search itself prefers passing), and never when it loses,
+//! so dead stones get captured and open points filled first.
 
+use super::go_game::{to_action, to_move, GoState, PriorConfig, PASS};
+use super::policy::PolicyConfig;
+use super::rng::Rng;
+use super::tree::{Tree, TreeConfig};
 use super::{Budget, Horizon, Stats};
-use crate::go::{Game, Move, Point};
+use crate::go::{Board, Color, Game, Move, Point};
+use log::debug;
+use std::time::Instant;
 
 #[derive(Clone, Debug)]
 pub struct Config {
     pub seed: u64,
+    pub tree: TreeConfig,
+    pub policy: PolicyConfig,
+    pub priors: PriorConfig,
+    /// Weight of the score margin in playout results (0 = win/loss only).
+    pub score_weight: f32,
+    /// Keep the tree between moves.
+    pub reuse: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { seed: 1 }
+        Config {
+            seed: 1,
+            tree: TreeConfig::default(),
+            policy: PolicyConfig::default(),
+            priors: PriorConfig::default(),
+            score_weight: 0.02,
+            reuse: true,
+        }
     }
 }
 
+/// The tree kept from the last search, with the position at its root.
+struct Kept {
+    tree: Tree<GoState>,
+    board: Board,
+    /// The game's move count at the tree's root.
+    moves: usize,
+}
+
 pub struct Searcher {
-    rng: super::rng::Rng,
+    config: Config,
+    rng: Rng,
+    kept: Option<Kept>,
 }
 
 impl Searcher {
     pub fn new(config: Config) -> Searcher {
+        let rng = Rng::new(config.seed);
         Searcher {
-            rng: super::rng::Rng::new(config.seed),
+            config,
+            rng,
+            kept: None,
         }
     }
 
-    /// Chooses a move for the side to move in `game`.
-    pub fn think(&mut self, game: &Game, _horizon: Horizon, _budget: Budget) -> (Move, Stats) {
-        let b = game.board();
-        let c = b.to_move();
-        let mut cands: Vec<Point> = b.empty_points().iter().map(|&p| Point(p)).collect();
-        cands.sort();
-        while !cands.is_empty() {
-            let i = self.rng.below(cands.len());
-            let p = cands.swap_remove(i);
-            if !b.is_eye(c, p) && game.is_legal(Move::Play(p)) {
-                return (Move::Play(p), Stats::default());
+    /// Forgets the kept tree (a new game).
+    pub fn clear(&mut self) {
+        self.kept = None;
+    }
+
+    fn state(&self, game: &Game, horizon: Horizon) -> GoState {
+        GoState {
+            board: game.board().clone(),
+            komi: game.komi(),
+            moves_left: horizon
+                .moves_left
+                .map_or(u32::MAX, |m| m.min(u32::MAX as usize) as u32),
+            passes: game.passes().min(2) as u8,
+            policy: self.config.policy,
+            priors: self.config.priors,
+            score_weight: self.config.score_weight,
+        }
+    }
+
+    /// The tree for `game`: the kept one moved down along the moves played
+    /// since (if replaying them on the kept root gives this very board), or
+    /// a new one.
+    fn tree_for(&mut self, game: &Game, state: &GoState) -> Tree<GoState> {
+        if let Some(mut kept) = self.kept.take() {
+            let played = game.moves();
+            if self.config.reuse && kept.moves <= played.len() && played.len() - kept.moves <= 4 {
+                let since = &played[kept.moves..];
+                let replayed = since.iter().all(|&(_, mv)| kept.board.play(mv).is_ok());
+                if replayed && kept.board == *game.board() {
+                    let actions: Vec<u16> = since.iter().map(|&(_, m)| to_action(m)).collect();
+                    if kept.tree.advance(&actions) {
+                        return kept.tree;
+                    }
+                }
             }
         }
-        (Move::Pass, Stats::default())
+        Tree::new(state, self.config.tree.clone())
     }
+
+    /// Chooses a move for the side to move in `game`.
+    pub fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats) {
+        let t0 = Instant::now();
+        let me = game.to_move();
+        let state = self.state(game, horizon);
+        let literal = literal_margin(game, me);
+        let opponent_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != me);
+        if opponent_passed && literal > 0.0 {
+            debug!("opponent passed and the count wins by {literal}: pass");
+            return (
+                Move::Pass,
+                Stats {
+                    elapsed: t0.elapsed(),
+                    winrate: 1.0,
+                    pv: vec![Move::Pass],
+                    ..Stats::default()
+                },
+            );
+        }
+
+        let mut tree = self.tree_for(game, &state);
+        let root_ok = |a: u16| {
+            a == PASS || (game.is_legal(to_move(a)) && !state.own_surrounded(me, Point(a)))
+        };
+        tree.expand_root(&state, root_ok);
+
+        let mut playouts = 0u64;
+        let limit = budget.playouts.unwrap_or(u64::MAX);
+        while playouts < limit {
+            tree.simulate(&state, &mut self.rng);
+            playouts += 1;
+            if playouts.is_multiple_of(64) && self.should_stop(&tree, &budget, playouts, t0) {
+                break;
+            }
+        }
+
+        let mv = self.decide(&tree, literal, &root_ok);
+        let stats = self.stats(&tree, mv, playouts, t0);
+        debug!(
+            "{} playouts in {:.0} ms ({:.0}/s), win {:.1} %, tree {} nodes, pv {}",
+            stats.playouts,
+            stats.elapsed.as_secs_f64() * 1000.0,
+            stats.playouts as f64 / stats.elapsed.as_secs_f64().max(1e-9),
+            stats.winrate * 100.0,
+            stats.nodes,
+            pv_text(game, &stats.pv)
+        );
+        self.kept = Some(Kept {
+            tree,
+            board: game.board().clone(),
+            moves: game.moves().len(),
+        });
+        (mv, stats)
+    }
+
+    /// Stop at the deadline, or when the runner-up cannot catch the best
+    /// move with the playouts still to come.
+    fn should_stop(&self, tree: &Tree<GoState>, budget: &Budget, done: u64, t0: Instant) -> bool {
+        let now = Instant::now();
+        let remaining = match (budget.deadline, budget.playouts) {
+            (Some(d), _) if now >= d => return true,
+            (Some(d), limit) => {
+                let rate = done as f64 / now.duration_since(t0).as_secs_f64().max(1e-6);
+                let by_time = (rate * d.duration_since(now).as_secs_f64()) as u64;
+                limit.map_or(by_time, |l| by_time.min(l.saturating_sub(done)))
+            }
+            (None, Some(l)) => l.saturating_sub(done),
+            (None, None) => u64::MAX,
+        };
+        let (mut first, mut second) = (0u32, 0u32);
+        for c in tree.children() {
+            if c.playouts > first {
+                second = first;
+                first = c.playouts;
+            } else if c.playouts > second {
+                second = c.playouts;
+            }
+        }
+        (first - second) as u64 > remaining
+    }
+
+    /// The most-visited legal move, under the passing rules.
+    fn decide(&self, tree: &Tree<GoState>, literal: f32, ok: &dyn Fn(u16) -> bool) -> Move {
+        let mut ranked: Vec<_> = tree.children().iter().filter(|c| ok(c.action)).collect();
+        ranked.sort_by(|a, b| {
+            b.playouts
+                .cmp(&a.playouts)
+                .then(b.value().total_cmp(&a.value()))
+        });
+        let best = ranked.first().map_or(PASS, |c| c.action);
+        if best != PASS {
+            return to_move(best);
+        }
+        if literal > 0.0 {
+            return Move::Pass;
+        }
+        // passing would lose as the board stands: play on if anything is left
+        match ranked.iter().find(|c| c.action != PASS) {
+            Some(c) => {
+                debug!(
+                    "the count loses by {}: playing on instead of passing",
+                    -literal
+                );
+                to_move(c.action)
+            }
+            None => Move::Pass,
+        }
+    }
+
+    fn stats(&self, tree: &Tree<GoState>, mv: Move, playouts: u64, t0: Instant) -> Stats {
+        let a = to_action(mv);
+        let winrate = tree
+            .children()
+            .iter()
+            .find(|c| c.action == a)
+            .map_or(0.5, |c| c.value());
+        let mut pv = vec![mv];
+        if let Some(child_line) = tree.principal_variation(12).split_first() {
+            if *child_line.0 == a {
+                pv.extend(child_line.1.iter().map(|&x| to_move(x)));
+            }
+        }
+        Stats {
+            playouts,
+            elapsed: t0.elapsed(),
+            winrate,
+            pv,
+            nodes: tree.nodes.len(),
+        }
+    }
+}
+
+/// The literal count (komi included) from `me`'s side.
+fn literal_margin(game: &Game, me: Color) -> f32 {
+    let m = game.board().area_score(game.komi()).margin();
+    if me == Color::Black {
+        m
+    } else {
+        -m
+    }
+}
+
+fn pv_text(game: &Game, pv: &[Move]) -> String {
+    pv.iter()
+        .map(|&m| crate::go::coord::to_gtp(game.board(), m))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

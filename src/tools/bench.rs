@@ -22,9 +22,13 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
         )));
     }
     let positions = take_switch(&mut args, "--positions");
+    let search = take_switch(&mut args, "--search");
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     no_more_args(&args)?;
+    if search {
+        return Ok(search_bench(size, seconds, count, seed));
+    }
     let starts = if positions {
         midgame_positions(size, seed)
     } else {
@@ -118,5 +122,61 @@ pub fn midgame_positions(size: usize, seed: u64) -> Vec<Board> {
             }
         }
     }
+    out
+}
+
+/// Full searches (tree, priors, policy, RAVE) from the empty board and the
+/// mid-game positions in turn, `count` playouts each (default 4000), until
+/// `seconds` have passed; at least one search from each position.
+fn search_bench(size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String {
+    use crate::go::Game;
+    use crate::search::{Budget, Config, Horizon, Searcher};
+    let per_search = count.unwrap_or(4000);
+    let mut starts = vec![Board::new(size, size)];
+    starts.extend(midgame_positions(size, seed));
+    let mut out = String::new();
+    let (mut playouts, mut searches) = (0u64, 0usize);
+    let mut per_start = vec![(0u64, 0f64); starts.len()];
+    let t0 = Instant::now();
+    while searches < starts.len() || t0.elapsed().as_secs_f64() < seconds {
+        let k = searches % starts.len();
+        let game = Game::from_board(starts[k].clone(), 7.5);
+        let mut searcher = Searcher::new(Config {
+            seed: seed + searches as u64,
+            ..Config::default()
+        });
+        let t = Instant::now();
+        let (_, stats) = searcher.think(
+            &game,
+            Horizon { moves_left: None },
+            Budget::playouts(per_search),
+        );
+        per_start[k].0 += stats.playouts;
+        per_start[k].1 += t.elapsed().as_secs_f64();
+        playouts += stats.playouts;
+        searches += 1;
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    out.push_str(&format!(
+        "full searches of {per_search} playouts, {size}x{size}, one thread\n"
+    ));
+    for (k, (n, t)) in per_start.iter().enumerate() {
+        let what = if k == 0 {
+            "empty board".to_string()
+        } else {
+            format!("mid-game position {k}")
+        };
+        out.push_str(&format!(
+            "{what}: {:.0} playouts/s\n",
+            *n as f64 / t.max(1e-9)
+        ));
+    }
+    out.push_str(&format!(
+        "searches: {searches}\nplayouts: {playouts}\nseconds: {secs:.3}\n"
+    ));
+    out.push_str(&format!(
+        "search_playouts_per_second: {:.0}\n",
+        playouts as f64 / secs
+    ));
     out
 }

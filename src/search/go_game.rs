@@ -1,0 +1,272 @@
+//! Go as a [`SearchGame`]: the board, komi, the horizon of the round limit,
+//! priors for new nodes and the playout policy.
+
+use super::patterns;
+use super::policy::{self, PolicyConfig};
+use super::rng::Rng;
+use super::tree::{Amaf, Prior, SearchGame};
+use crate::go::{Board, Cell, Color, Move, Point, MAX_POINTS};
+
+/// Action number of a pass (index 0 is never a point of the board).
+pub const PASS: u16 = 0;
+
+pub fn to_action(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => PASS,
+        Move::Play(p) => p.0,
+    }
+}
+
+pub fn to_move(action: u16) -> Move {
+    if action == PASS {
+        Move::Pass
+    } else {
+        Move::Play(Point(action))
+    }
+}
+
+/// Prior pseudo-counts, as (visits, wins) added for each feature.
+#[derive(Clone, Copy, Debug)]
+pub struct PriorConfig {
+    /// Every move: this many visits at 50 %.
+    pub even: f32,
+    pub capture_one: f32,
+    pub capture_many: f32,
+    pub save_atari: f32,
+    pub pattern: f32,
+    pub self_atari: f32,
+    /// Bonus by distance to the last move (1, 2, 3).
+    pub near_last: [f32; 3],
+    /// First and second line in an open area: a loss.
+    pub low_line_open: f32,
+    /// Third and fourth line in an open area: a win.
+    pub good_line_open: f32,
+    /// The pass move starts with this many visits at 10 %.
+    pub pass: f32,
+}
+
+impl Default for PriorConfig {
+    fn default() -> Self {
+        PriorConfig {
+            even: 10.0,
+            capture_one: 15.0,
+            capture_many: 30.0,
+            save_atari: 20.0,
+            pattern: 10.0,
+            self_atari: 15.0,
+            near_last: [20.0, 14.0, 6.0],
+            low_line_open: 10.0,
+            good_line_open: 10.0,
+            pass: 10.0,
+        }
+    }
+}
+
+/// A Go position inside the search.
+#[derive(Clone)]
+pub struct GoState {
+    pub board: Board,
+    pub komi: f32,
+    /// Moves (plies) left before the game stops at the round limit.
+    pub moves_left: u32,
+    /// Passes in a row so far.
+    pub passes: u8,
+    pub policy: PolicyConfig,
+    pub priors: PriorConfig,
+    /// Weight of the score margin next to the win/loss result.
+    pub score_weight: f32,
+}
+
+impl GoState {
+    /// Black's result in [0, 1] for the board as it stands, counted
+    /// literally (Tromp-Taylor, no dead-stone removal), as the referee does.
+    pub fn result(&self) -> f32 {
+        let margin = self.board.area_margin() as f32 - self.komi;
+        let win = if margin > 0.0 {
+            1.0
+        } else if margin < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        if self.score_weight > 0.0 {
+            let area = self.board.area() as f32;
+            let s = (margin / area).clamp(-1.0, 1.0) * 0.5 + 0.5;
+            (1.0 - self.score_weight) * win + self.score_weight * s
+        } else {
+            win
+        }
+    }
+
+    fn play_move(&mut self, mv: Move) {
+        match mv {
+            Move::Pass => {
+                self.board.pass();
+                self.passes += 1;
+            }
+            Move::Play(p) => {
+                self.board.play_legal(self.board.to_move(), p);
+                self.passes = 0;
+            }
+        }
+        self.moves_left = self.moves_left.saturating_sub(1);
+    }
+
+    /// Priors of `c` playing the legal point `p`.
+    fn prior(&self, p: Point) -> Prior {
+        let b = &self.board;
+        let c = b.to_move();
+        let cfg = &self.priors;
+        let (mut visits, mut wins) = (cfg.even, cfg.even * 0.5);
+        let win = |n: f32, v: &mut f32, w: &mut f32| {
+            *v += n;
+            *w += n;
+        };
+        let captured = captured_by(b, c, p);
+        if captured > 0 {
+            let n = if captured == 1 {
+                cfg.capture_one
+            } else {
+                cfg.capture_many
+            };
+            win(n, &mut visits, &mut wins);
+        }
+        if saves_atari(b, c, p) {
+            win(cfg.save_atari, &mut visits, &mut wins);
+        }
+        if captured == 0 && policy::self_atari(b, c, p) {
+            visits += cfg.self_atari;
+        }
+        if patterns::matches(b, p) {
+            win(cfg.pattern, &mut visits, &mut wins);
+        }
+        if let Move::Play(last) = b.last_moves()[0] {
+            let ((x, y), (lx, ly)) = (b.xy(p), b.xy(last));
+            let d = x.abs_diff(lx) + y.abs_diff(ly);
+            if (1..=3).contains(&d) {
+                win(cfg.near_last[d - 1], &mut visits, &mut wins);
+            }
+        }
+        let (x, y) = b.xy(p);
+        let line = 1 + x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
+        if b.width() >= 9 && open_area(b, p, 3) {
+            match line {
+                1 | 2 => visits += cfg.low_line_open,
+                3 | 4 => win(cfg.good_line_open, &mut visits, &mut wins),
+                _ => {}
+            }
+        }
+        Prior {
+            action: p.0,
+            visits,
+            wins,
+        }
+    }
+}
+
+/// Stones a stone of `c` at `p` would capture.
+fn captured_by(b: &Board, c: Color, p: Point) -> usize {
+    let mut seen = [Point(0); 4];
+    let mut total = 0;
+    for (k, n) in b.neighbors(p).into_iter().enumerate() {
+        if b.at(n) == c.opp().stone() && b.liberty_count(n) == 1 {
+            let id = b.string_id(n);
+            if !seen[..k].contains(&id) {
+                total += b.string_size(n);
+            }
+            seen[k] = id;
+        }
+    }
+    total
+}
+
+/// Whether `p` is the last liberty of an own string and playing there
+/// leaves it with two liberties or more.
+fn saves_atari(b: &Board, c: Color, p: Point) -> bool {
+    b.neighbors(p)
+        .iter()
+        .any(|&n| b.at(n) == c.stone() && b.liberty_count(n) == 1)
+        && b.liberties_after(c, p, 2) >= 2
+}
+
+/// No stone within Manhattan distance `r` of `p`.
+fn open_area(b: &Board, p: Point, r: i64) -> bool {
+    let (x, y) = b.xy(p);
+    for dy in -r..=r {
+        for dx in -(r - dy.abs())..=(r - dy.abs()) {
+            if let Some(q) = b.try_point(x as i64 + dx, y as i64 + dy) {
+                if b.at(q).is_stone() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+impl SearchGame for GoState {
+    fn actions(&self) -> usize {
+        MAX_POINTS
+    }
+
+    #[inline]
+    fn to_move(&self) -> u8 {
+        self.board.to_move() as u8
+    }
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.passes >= 2 || self.moves_left == 0
+    }
+
+    fn expand(&self, out: &mut Vec<Prior>) {
+        let b = &self.board;
+        let c = b.to_move();
+        for &e in b.empty_points() {
+            let p = Point(e);
+            if b.is_legal(c, p) && !b.is_eye(c, p) {
+                out.push(self.prior(p));
+            }
+        }
+        let pass = self.priors.pass;
+        out.push(Prior {
+            action: PASS,
+            visits: pass,
+            wins: pass * 0.1,
+        });
+    }
+
+    #[inline]
+    fn play(&mut self, action: u16) {
+        self.play_move(to_move(action));
+    }
+
+    #[inline]
+    fn amaf_action(&self, action: u16) -> bool {
+        action != PASS
+    }
+
+    fn playout(&mut self, rng: &mut Rng, amaf: &mut Amaf) -> f32 {
+        // a cycle of captures could go on for ever without superko checks
+        let cap = (3 * self.board.area()) as u32;
+        let mut moves = 0;
+        while !self.is_over() && moves < cap {
+            let mv = policy::choose(&self.board, rng, &self.policy);
+            if let Move::Play(p) = mv {
+                amaf.record(p.0, self.to_move());
+            }
+            self.play_move(mv);
+            moves += 1;
+        }
+        self.result()
+    }
+}
+
+impl GoState {
+    /// Whether the side to move owns `p` in the sense of having an eye there
+    /// or a point surrounded by its own stones (filling it is never right
+    /// for the referee's eye rule either).
+    pub fn own_surrounded(&self, c: Color, p: Point) -> bool {
+        self.board.nbr_count(p, c.stone()) + self.board.nbr_count(p, Cell::Off) == 4
+    }
+}

@@ -1,0 +1,311 @@
+//! The playout policy: local answers to the last move first, then a random
+//! move that does not fill an own eye and rarely throws a string away.
+//!
+//! Near the last move, in order: capture a string left in atari; save an
+//! own string put in atari (by capturing around it, or by extending when a
+//! simple ladder reading says it escapes); a 3x3 shape reply. Otherwise a
+//! uniformly random legal move, where a self-atari of three or more stones
+//! is refused most of the time.
+
+use super::patterns;
+use super::rng::Rng;
+use crate::go::{Board, Cell, Color, Move, Point};
+use arrayvec::ArrayVec;
+
+/// Probabilities (in percent) of trying each heuristic, so that playouts
+/// keep some variety.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyConfig {
+    pub capture: u32,
+    pub save: u32,
+    pub pattern: u32,
+    /// Chance of refusing a self-atari of 3+ stones in the random phase.
+    pub refuse_self_atari: u32,
+}
+
+impl Default for PolicyConfig {
+    fn default() -> Self {
+        PolicyConfig {
+            capture: 90,
+            save: 90,
+            pattern: 85,
+            refuse_self_atari: 95,
+        }
+    }
+}
+
+type Candidates = ArrayVec<Point, 16>;
+
+/// The policy's move for the side to move.
+pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
+    if let Move::Play(last) = board.last_moves()[0] {
+        let mut cands = Candidates::new();
+        if rng.chance(cfg.capture, 100) {
+            captures_near(board, last, &mut cands);
+            if let Some(p) = pick(&cands, rng) {
+                return Move::Play(p);
+            }
+        }
+        if rng.chance(cfg.save, 100) {
+            saves_near(board, last, &mut cands);
+            if let Some(p) = pick(&cands, rng) {
+                return Move::Play(p);
+            }
+        }
+        if rng.chance(cfg.pattern, 100) {
+            patterns_near(board, last, &mut cands);
+            if let Some(p) = pick(&cands, rng) {
+                return Move::Play(p);
+            }
+        }
+    }
+    random_move(board, rng, cfg)
+}
+
+fn pick(cands: &Candidates, rng: &mut Rng) -> Option<Point> {
+    (!cands.is_empty()).then(|| cands[rng.below(cands.len())])
+}
+
+/// Points around the last move: itself, its neighbours and diagonals.
+#[inline]
+fn around(board: &Board, last: Point) -> [Point; 9] {
+    let (n, d) = (board.neighbors(last), board.diagonals(last));
+    [last, n[0], n[1], n[2], n[3], d[0], d[1], d[2], d[3]]
+}
+
+/// Liberties that capture an opponent string in atari near the last move.
+fn captures_near(board: &Board, last: Point, out: &mut Candidates) {
+    out.clear();
+    let c = board.to_move();
+    let opp = c.opp().stone();
+    for q in around(board, last) {
+        if board.at(q) == opp && board.liberty_count(q) == 1 {
+            if let Some(lib) = board.atari_liberty(q) {
+                if !out.contains(&lib) && board.is_legal(c, lib) {
+                    out.push(lib);
+                }
+            }
+        }
+    }
+}
+
+/// Moves that save an own string the last move put in atari.
+fn saves_near(board: &Board, last: Point, out: &mut Candidates) {
+    out.clear();
+    let c = board.to_move();
+    let own = c.stone();
+    for q in board.neighbors(last) {
+        if board.at(q) != own || board.liberty_count(q) != 1 {
+            continue;
+        }
+        save_string(board, q, out);
+    }
+}
+
+/// Ways to save the own string through `s`, which is in atari.
+pub fn save_string(board: &Board, s: Point, out: &mut Candidates) {
+    let c = board.at(s).color().expect("a stone");
+    let opp = c.opp().stone();
+    // capture a neighbouring string in atari
+    if board.string_size(s) <= 24 {
+        for st in board.stones(s) {
+            for n in board.neighbors(st) {
+                if board.at(n) == opp && board.liberty_count(n) == 1 {
+                    if let Some(lib) = board.atari_liberty(n) {
+                        if !out.is_full() && !out.contains(&lib) && board.is_legal(c, lib) {
+                            out.push(lib);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // extend, unless that only runs into a ladder
+    if let Some(lib) = board.atari_liberty(s) {
+        if out.is_full() || out.contains(&lib) || !board.is_legal(c, lib) {
+            return;
+        }
+        let libs = board.liberties_after(c, lib, 3);
+        if libs >= 3 || (libs == 2 && !ladder_after_extension(board, c, lib)) {
+            out.push(lib);
+        }
+    }
+}
+
+/// Whether `c` extending at `lib` still gets caught in a ladder.
+fn ladder_after_extension(board: &Board, c: Color, lib: Point) -> bool {
+    let mut b = board.clone();
+    b.play_legal(c, lib);
+    let mut budget = 24;
+    caught_in_ladder(&b, lib, &mut budget)
+}
+
+/// Reads a ladder against the string at `s` (two liberties, attacker to
+/// move): true if every defence ends in capture. Bounded by `budget`
+/// positions; an unfinished reading counts as an escape.
+fn caught_in_ladder(b: &Board, s: Point, budget: &mut u32) -> bool {
+    let defender = b.at(s).color().expect("a stone");
+    let attacker = defender.opp();
+    let libs = b.liberties::<3>(s);
+    if libs.len() != 2 {
+        return libs.len() < 2;
+    }
+    for &atari in &libs {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        if !b.is_legal(attacker, atari) || b.liberties_after(attacker, atari, 2) < 2 {
+            continue; // the atari stone itself would be captured at once
+        }
+        let mut b2 = b.clone();
+        b2.play_legal(attacker, atari);
+        // the defender may capture an attacking string in atari instead
+        let escape_by_capture = b2.stones(s).any(|st| {
+            b2.neighbors(st)
+                .iter()
+                .any(|&n| b2.at(n) == attacker.stone() && b2.liberty_count(n) == 1)
+        });
+        if escape_by_capture {
+            continue;
+        }
+        let Some(run) = b2.atari_liberty(s) else {
+            continue;
+        };
+        if !b2.is_legal(defender, run) {
+            return true;
+        }
+        let after = b2.liberties_after(defender, run, 3);
+        if after >= 3 {
+            continue;
+        }
+        if after <= 1 {
+            return true;
+        }
+        b2.play_legal(defender, run);
+        if caught_in_ladder(&b2, s, budget) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Empty points around the last move whose shape matches a pattern.
+fn patterns_near(board: &Board, last: Point, out: &mut Candidates) {
+    out.clear();
+    let c = board.to_move();
+    for q in around(board, last).into_iter().skip(1) {
+        if board.at(q) == Cell::Empty
+            && patterns::matches(board, q)
+            && board.is_legal(c, q)
+            && !board.is_eye(c, q)
+            && !self_atari(board, c, q)
+        {
+            out.push(q);
+        }
+    }
+}
+
+/// Whether a stone of `c` at `p` would leave its string with one liberty.
+#[inline]
+pub fn self_atari(board: &Board, c: Color, p: Point) -> bool {
+    board.nbr_count(p, Cell::Empty) < 2 && board.liberties_after(c, p, 2) < 2
+}
+
+/// Stones in the string a stone of `c` at `p` would form.
+fn joined_size(board: &Board, c: Color, p: Point) -> usize {
+    let mut seen: ArrayVec<Point, 4> = ArrayVec::new();
+    let mut size = 1;
+    for n in board.neighbors(p) {
+        if board.at(n) == c.stone() {
+            let id = board.string_id(n);
+            if !seen.contains(&id) {
+                seen.push(id);
+                size += board.string_size(n);
+            }
+        }
+    }
+    size
+}
+
+/// A random legal move that does not fill an own eye; self-ataris of three
+/// or more stones are refused most of the time. Pass when nothing is left.
+pub fn random_move(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
+    let c = board.to_move();
+    let empties = board.empty_points();
+    let n = empties.len();
+    if n == 0 {
+        return Move::Pass;
+    }
+    let start = rng.below(n);
+    for i in (start..n).chain(0..start) {
+        let p = Point(empties[i]);
+        if board.nbr_count(p, Cell::Empty) >= 2 {
+            return Move::Play(p); // two liberties at least: legal, no eye, no self-atari
+        }
+        if board.is_eye(c, p) || !board.is_legal(c, p) {
+            continue;
+        }
+        if joined_size(board, c, p) >= 3
+            && board.liberties_after(c, p, 2) < 2
+            && rng.chance(cfg.refuse_self_atari, 100)
+        {
+            continue;
+        }
+        return Move::Play(p);
+    }
+    Move::Pass
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(diagram: &str, to_move: Color) -> Board {
+        let mut b = Board::from_ascii(diagram).unwrap();
+        b.set_to_move(to_move);
+        b
+    }
+
+    #[test]
+    fn a_ladder_is_read_to_the_end() {
+        // White's stone is in atari; extending right leaves two liberties
+        // and black chases it in a ladder that nothing breaks.
+        let ladder = ". . . . . . .\n\
+                      . . . . . . .\n\
+                      . . . X . . .\n\
+                      . . X O . X .\n\
+                      . . . X . . .\n\
+                      . . . . . . .\n\
+                      . . . . . . .";
+        let b = board(ladder, Color::White);
+        assert!(ladder_after_extension(&b, Color::White, b.point(4, 3)));
+        let mut out = Candidates::new();
+        save_string(&b, b.point(3, 3), &mut out);
+        assert!(out.is_empty(), "extending into a ladder is no save");
+        // Without the black stone on the right, the extension has three
+        // liberties and is the save.
+        let free = ladder.replacen("O . X", "O . .", 1);
+        let b = board(&free, Color::White);
+        save_string(&b, b.point(3, 3), &mut out);
+        assert_eq!(out.as_slice(), &[b.point(4, 3)]);
+    }
+
+    #[test]
+    fn random_moves_never_fill_own_eyes() {
+        let b = board(
+            ". X . X .\n\
+             X X X X X\n\
+             O O O O O\n\
+             . O . O .\n\
+             O . O . O",
+            Color::Black,
+        );
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            if let Move::Play(p) = random_move(&b, &mut rng, &PolicyConfig::default()) {
+                assert!(!b.is_eye(Color::Black, p));
+            }
+        }
+    }
+}

@@ -1,0 +1,487 @@
+//! The MC-RAVE tree, generic over a two-player game.
+//!
+//! Nodes live in one `Vec` and refer to each other by index; the children of
+//! a node are contiguous. A node stores what was learned about the move that
+//! leads to it, from the side of the player who made that move: real visits
+//! and wins, AMAF (all-moves-as-first) visits and wins, both seeded with
+//! prior pseudo-counts when the node is created.
+//!
+//! The game supplies positions, legal actions with priors, and playouts
+//! through [`SearchGame`]; the tree is monomorphized for it, so Go pays
+//! nothing for the genericity.
+
+use super::rng::Rng;
+
+/// An action's prior knowledge: `visits` pseudo-visits of which `wins` won.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prior {
+    pub action: u16,
+    pub visits: f32,
+    pub wins: f32,
+}
+
+/// Which side first played each action in a simulation, for AMAF.
+pub struct Amaf {
+    first: Vec<u8>,
+    touched: Vec<u16>,
+}
+
+impl Amaf {
+    pub fn new(actions: usize) -> Amaf {
+        Amaf {
+            first: vec![0; actions],
+            touched: Vec::with_capacity(actions),
+        }
+    }
+
+    /// Notes that `side` played `action`, unless someone played it earlier.
+    #[inline]
+    pub fn record(&mut self, action: u16, side: u8) {
+        let slot = &mut self.first[action as usize];
+        if *slot == 0 {
+            *slot = side + 1;
+            self.touched.push(action);
+        }
+    }
+
+    /// Notes an earlier move (walking back up the tree): it overrides.
+    #[inline]
+    fn record_earlier(&mut self, action: u16, side: u8) {
+        let slot = &mut self.first[action as usize];
+        if *slot == 0 {
+            self.touched.push(action);
+        }
+        *slot = side + 1;
+    }
+
+    #[inline]
+    fn played_first_by(&self, action: u16, side: u8) -> bool {
+        self.first[action as usize] == side + 1
+    }
+
+    fn clear(&mut self) {
+        for &a in &self.touched {
+            self.first[a as usize] = 0;
+        }
+        self.touched.clear();
+    }
+}
+
+/// What the tree needs from a game. Sides are 0 (first player) and 1.
+pub trait SearchGame: Clone {
+    /// Actions are numbered `0..actions()`.
+    fn actions(&self) -> usize;
+    fn to_move(&self) -> u8;
+    fn is_over(&self) -> bool;
+    /// The legal actions here with their priors (appended to `out`).
+    fn expand(&self, out: &mut Vec<Prior>);
+    fn play(&mut self, action: u16);
+    /// Whether an action counts for AMAF (a pass does not).
+    fn amaf_action(&self, action: u16) -> bool;
+    /// Plays to the end, recording moves in `amaf`. Returns the result for
+    /// side 0 in [0, 1].
+    fn playout(&mut self, rng: &mut Rng, amaf: &mut Amaf) -> f32;
+}
+
+/// Tunable constants of the tree.
+#[derive(Clone, Debug)]
+pub struct TreeConfig {
+    /// Real visits a node needs before its children are created.
+    pub expand_after: u32,
+    /// RAVE equivalence: visits at which AMAF and real values weigh the same.
+    pub rave_equiv: f32,
+    /// UCB exploration constant (0 = none; priors and AMAF explore).
+    pub explore: f32,
+    /// Most nodes the tree may hold; past it, leaves stay leaves.
+    pub max_nodes: usize,
+}
+
+impl Default for TreeConfig {
+    fn default() -> Self {
+        TreeConfig {
+            expand_after: 2,
+            rave_equiv: 3000.0,
+            explore: 0.0,
+            max_nodes: 3_000_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub action: u16,
+    /// The side that played `action`.
+    pub side: u8,
+    first_child: u32,
+    n_children: u16,
+    expanded: bool,
+    /// Real playouts through this node.
+    pub playouts: u32,
+    /// Visits and wins including the prior's pseudo-counts.
+    pub visits: f32,
+    pub wins: f32,
+    pub amaf_visits: f32,
+    pub amaf_wins: f32,
+}
+
+impl Node {
+    fn new(action: u16, side: u8, prior: (f32, f32)) -> Node {
+        Node {
+            action,
+            side,
+            first_child: 0,
+            n_children: 0,
+            expanded: false,
+            playouts: 0,
+            visits: prior.0,
+            wins: prior.1,
+            amaf_visits: prior.0,
+            amaf_wins: prior.1,
+        }
+    }
+
+    /// Win rate for the side that played this node's action.
+    pub fn value(&self) -> f32 {
+        if self.visits > 0.0 {
+            self.wins / self.visits
+        } else {
+            0.5
+        }
+    }
+}
+
+/// The search tree over a game `G`, rooted at `nodes[root]`.
+pub struct Tree<G: SearchGame> {
+    pub nodes: Vec<Node>,
+    root: u32,
+    pub config: TreeConfig,
+    amaf: Amaf,
+    path: Vec<u32>,
+    priors: Vec<Prior>,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: SearchGame> Tree<G> {
+    /// A tree with only a root for the position `state`.
+    pub fn new(state: &G, config: TreeConfig) -> Tree<G> {
+        let side = 1 - state.to_move();
+        Tree {
+            nodes: vec![Node::new(u16::MAX, side, (0.0, 0.0))],
+            root: 0,
+            config,
+            amaf: Amaf::new(state.actions()),
+            path: Vec::with_capacity(64),
+            priors: Vec::with_capacity(state.actions()),
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    pub fn root(&self) -> &Node {
+        &self.nodes[self.root as usize]
+    }
+
+    /// Nodes reachable from the root.
+    pub fn size(&self) -> usize {
+        let mut count = 0;
+        let mut stack = vec![self.root];
+        while let Some(n) = stack.pop() {
+            count += 1;
+            stack.extend(self.child_indices(n));
+        }
+        count
+    }
+
+    fn child_indices(&self, n: u32) -> std::ops::Range<u32> {
+        let node = &self.nodes[n as usize];
+        node.first_child..node.first_child + node.n_children as u32
+    }
+
+    /// The root's children.
+    pub fn children(&self) -> &[Node] {
+        self.children_of(self.root)
+    }
+
+    fn children_of(&self, n: u32) -> &[Node] {
+        let r = self.child_indices(n);
+        &self.nodes[r.start as usize..r.end as usize]
+    }
+
+    /// Creates the root's children now (with `filter` deciding which legal
+    /// actions are allowed at the root, e.g. superko), if not done yet.
+    pub fn expand_root(&mut self, state: &G, filter: impl Fn(u16) -> bool) {
+        if self.nodes[self.root as usize].expanded {
+            // drop children the filter now forbids by making them unattractive
+            let r = self.child_indices(self.root);
+            for i in r {
+                let node = &mut self.nodes[i as usize];
+                if !filter(node.action) {
+                    *node = Node::new(node.action, node.side, (1e6, 0.0));
+                    node.amaf_visits = 1e6;
+                }
+            }
+            return;
+        }
+        self.expand(self.root, state, Some(&filter));
+    }
+
+    fn expand(&mut self, n: u32, state: &G, filter: Option<&dyn Fn(u16) -> bool>) {
+        self.priors.clear();
+        state.expand(&mut self.priors);
+        if let Some(f) = filter {
+            self.priors.retain(|p| f(p.action));
+        }
+        let side = state.to_move();
+        let first = self.nodes.len() as u32;
+        for p in &self.priors {
+            self.nodes
+                .push(Node::new(p.action, side, (p.visits, p.wins)));
+        }
+        let node = &mut self.nodes[n as usize];
+        node.first_child = first;
+        node.n_children = self.priors.len() as u16;
+        node.expanded = true;
+    }
+
+    /// The child of `n` to descend into: highest blend of real and AMAF
+    /// value, the AMAF weight shrinking as real visits grow.
+    fn select(&self, n: u32) -> u32 {
+        let r = self.child_indices(n);
+        let parent_visits = self.nodes[n as usize].playouts.max(1) as f32;
+        let log_n = parent_visits.ln();
+        let (equiv, explore) = (self.config.rave_equiv, self.config.explore);
+        let mut best = r.start;
+        let mut best_value = f32::NEG_INFINITY;
+        for i in r {
+            let c = &self.nodes[i as usize];
+            let (nv, na) = (c.visits, c.amaf_visits);
+            let beta = na / (na + nv + nv * na / equiv + 1e-6);
+            let q = if nv > 0.0 { c.wins / nv } else { 0.5 };
+            let qa = if na > 0.0 { c.amaf_wins / na } else { 0.5 };
+            let mut value = (1.0 - beta) * q + beta * qa;
+            if explore > 0.0 {
+                value += explore * (log_n / (c.playouts as f32 + 1.0)).sqrt();
+            }
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// One simulation from the root position `root_state`: descend, expand,
+    /// play out, and back the result up. Returns the result for side 0.
+    pub fn simulate(&mut self, root_state: &G, rng: &mut Rng) -> f32 {
+        let mut state = root_state.clone();
+        self.path.clear();
+        let mut n = self.root;
+        self.path.push(n);
+        loop {
+            let node = &self.nodes[n as usize];
+            if state.is_over() {
+                break;
+            }
+            if !node.expanded {
+                let may_grow = self.nodes.len() < self.config.max_nodes;
+                if (node.playouts >= self.config.expand_after || n == self.root) && may_grow {
+                    self.expand(n, &state, None);
+                } else {
+                    break;
+                }
+            }
+            if self.nodes[n as usize].n_children == 0 {
+                break;
+            }
+            n = self.select(n);
+            state.play(self.nodes[n as usize].action);
+            self.path.push(n);
+        }
+        self.amaf.clear();
+        let result = state.playout(rng, &mut self.amaf);
+        self.backup(result, &state);
+        result
+    }
+
+    /// Adds a result along the path, and to the AMAF counts of the children
+    /// of each node on it whose action its side played first afterwards.
+    fn backup(&mut self, result: f32, state: &G) {
+        for k in (0..self.path.len()).rev() {
+            let n = self.path[k];
+            let r = self.child_indices(n);
+            for i in r {
+                let c = &mut self.nodes[i as usize];
+                if self.amaf.played_first_by(c.action, c.side) {
+                    c.amaf_visits += 1.0;
+                    c.amaf_wins += if c.side == 0 { result } else { 1.0 - result };
+                }
+            }
+            let node = &mut self.nodes[n as usize];
+            node.playouts += 1;
+            node.visits += 1.0;
+            node.wins += if node.side == 0 { result } else { 1.0 - result };
+            if k > 0 && state.amaf_action(node.action) {
+                let (a, s) = (node.action, node.side);
+                self.amaf.record_earlier(a, s);
+            }
+        }
+    }
+
+    /// The root child with the most real playouts.
+    pub fn best_child(&self) -> Option<&Node> {
+        self.children().iter().max_by(|a, b| {
+            a.playouts
+                .cmp(&b.playouts)
+                .then(a.value().total_cmp(&b.value()))
+        })
+    }
+
+    /// Most-visited line from the root.
+    pub fn principal_variation(&self, max_len: usize) -> Vec<u16> {
+        let mut pv = Vec::new();
+        let mut n = self.root;
+        while pv.len() < max_len {
+            let best = self
+                .child_indices(n)
+                .filter(|&i| self.nodes[i as usize].playouts > 0)
+                .max_by_key(|&i| self.nodes[i as usize].playouts);
+            match best {
+                Some(i) => {
+                    pv.push(self.nodes[i as usize].action);
+                    n = i;
+                }
+                None => break,
+            }
+        }
+        pv
+    }
+
+    /// Moves the root down along `actions` (moves played since this tree's
+    /// root) and compacts the arena to the kept subtree. Returns false (and
+    /// leaves the tree unchanged) if a move has no node.
+    pub fn advance(&mut self, actions: &[u16]) -> bool {
+        let mut n = self.root;
+        for &a in actions {
+            let next = self
+                .child_indices(n)
+                .find(|&i| self.nodes[i as usize].action == a);
+            match next {
+                Some(i) => n = i,
+                None => return false,
+            }
+        }
+        self.reroot(n);
+        true
+    }
+
+    /// Copies the subtree under `n` into a fresh arena with `n` as root.
+    fn reroot(&mut self, n: u32) {
+        let mut fresh: Vec<Node> = Vec::with_capacity(self.nodes.len() / 4 + 16);
+        fresh.push(self.nodes[n as usize].clone());
+        // breadth-first: keeps children contiguous
+        let mut queue = std::collections::VecDeque::from([(n, 0u32)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let r = self.child_indices(old);
+            let first = fresh.len() as u32;
+            for i in r.clone() {
+                fresh.push(self.nodes[i as usize].clone());
+            }
+            fresh[new as usize].first_child = first;
+            for (k, i) in r.enumerate() {
+                queue.push_back((i, first + k as u32));
+            }
+        }
+        self.nodes = fresh;
+        self.root = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nim-like race: players add 1 or 2 to a counter; whoever reaches
+    /// `goal` wins. From 0 with goal 4 the first player wins by taking 1.
+    #[derive(Clone)]
+    struct Race {
+        count: u8,
+        goal: u8,
+        to_move: u8,
+        winner: Option<u8>,
+    }
+
+    impl SearchGame for Race {
+        fn actions(&self) -> usize {
+            3
+        }
+        fn to_move(&self) -> u8 {
+            self.to_move
+        }
+        fn is_over(&self) -> bool {
+            self.winner.is_some()
+        }
+        fn expand(&self, out: &mut Vec<Prior>) {
+            for a in 1..=2u16 {
+                if self.count + a as u8 <= self.goal {
+                    out.push(Prior {
+                        action: a,
+                        visits: 0.0,
+                        wins: 0.0,
+                    });
+                }
+            }
+        }
+        fn play(&mut self, action: u16) {
+            self.count += action as u8;
+            if self.count == self.goal {
+                self.winner = Some(self.to_move);
+            }
+            self.to_move = 1 - self.to_move;
+        }
+        fn amaf_action(&self, _: u16) -> bool {
+            false
+        }
+        fn playout(&mut self, rng: &mut Rng, _amaf: &mut Amaf) -> f32 {
+            while self.winner.is_none() {
+                let room = self.goal - self.count;
+                let a = if room == 1 {
+                    1
+                } else {
+                    1 + rng.below(2) as u16
+                };
+                self.play(a);
+            }
+            if self.winner == Some(0) {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+
+    #[test]
+    fn finds_the_winning_move_of_a_small_race() {
+        let game = Race {
+            count: 0,
+            goal: 7,
+            to_move: 0,
+            winner: None,
+        };
+        let mut tree = Tree::new(
+            &game,
+            TreeConfig {
+                explore: 0.3,
+                ..TreeConfig::default()
+            },
+        );
+        let mut rng = Rng::new(3);
+        for _ in 0..3000 {
+            tree.simulate(&game, &mut rng);
+        }
+        // 7 = 1 + 3k: taking 1 leaves a multiple of 3 to the opponent
+        assert_eq!(tree.best_child().unwrap().action, 1);
+        assert!(tree.best_child().unwrap().value() > 0.6);
+        assert!(tree.advance(&[1, 2]));
+        assert_eq!(tree.root().action, 2);
+        assert!(tree.size() > 1);
+    }
+}
