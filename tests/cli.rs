@@ -1,0 +1,247 @@
+//! The command-line tools through the real binary: `score` (seed 001),
+//! `validate` (seed 003), `bench`, and the handling of bad input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `tengen args...` with `input` on stdin.
+fn tengen(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tengen");
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        // a tool that fails early may not read its input: ignore EPIPE
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let out = child.wait_with_output().expect("wait for tengen");
+    let run = Run {
+        code: out.status.code().expect("tengen was killed by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "tengen {args:?} panicked:\n{}",
+        run.stderr
+    );
+    run
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn ok(args: &[&str], input: &str) -> String {
+    let r = tengen(args, input);
+    assert_eq!(r.code, 0, "tengen {args:?} failed:\n{}", r.stderr);
+    r.stdout
+}
+
+/// Runs a command that must fail cleanly: non-zero exit, a message on
+/// stderr, nothing on stdout. Returns stderr.
+fn fails(args: &[&str], input: &str) -> String {
+    let r = tengen(args, input);
+    assert_ne!(r.code, 0, "tengen {args:?} succeeded: {:?}", r.stdout);
+    assert_eq!(r.stdout, "", "tengen {args:?} printed on failure");
+    assert!(!r.stderr.trim().is_empty(), "tengen {args:?}: no message");
+    r.stderr
+}
+
+// Seed 001's test cases, verbatim.
+const CASE_1: &str = "- - - X - O - - -
+- - - X - O - - -
+- - - X - O - - -
+- - - X O - - O -
+X X X O - O O - -
+- - - X O - - O O
+- - - X - O - - -
+- - - X - O - X -
+- - - - - O - - -
+";
+const CASE_2: &str = "Xavier is insane -- says Oliver\n";
+const CASE_3: &str = "Code-Golf\n";
+/// 40 + 1 + 40 board characters: a 9x9 board.
+const CASE_4: &str = "-XXXXXXX-XOOOOOOOXXO-OXXXOXXXOX--XOXXOOX
+-
+XOOXXOX--XOXXXOXXXO-OXXOOOOOOOX-XXXXXXX-
+";
+const CASE_5: &str = "- - X O O O O X X - - - - - - X O O -
+- X X O X O X X O X X X X X X - X O -
+- X O O X X X - O O O X O O X X X O -
+- X O O O X X O O O O O O X X X O - -
+- - X X O X - X X X X O O O O O O O -
+- - X O O X X X - X X X O O O X X O -
+- - X O - O X O X O O O O O X X X O -
+- X O O - O O O X X X X X O O X O - -
+- X X X O - - - O X O X X X O X O - -
+X O O O O - - O - O O O O X X X O O -
+X X O - - - O - - O O X X - - X X O O
+X O O O - - O - O O X - - - - X O O X
+- X X X O O X O O X X - - - - X X X X
+X - X X X O X X O O X - - X X O X O O
+X X O O X O X O X X - - - X O O O O -
+X O - O X X X O X - - - - - X O - - -
+O O - O X O O O O X X - X X X X O - -
+O O - O O O X O X X - - X - X X O - -
+- - O - - O X X X - - - - X O O O - -
+";
+
+#[test]
+fn score_seed_cases() {
+    assert_eq!(ok(&["score"], CASE_1), "W+6\n");
+    assert_eq!(ok(&["score"], CASE_2), "Jigo\n");
+    assert_eq!(ok(&["score"], CASE_3), "Jigo\n");
+    assert_eq!(ok(&["score"], CASE_4), "B+21\n");
+    assert_eq!(ok(&["score"], CASE_5), "B+6\n");
+}
+
+#[test]
+fn score_edge_inputs() {
+    // no board characters at all: a 0x0 board
+    assert_eq!(ok(&["score"], ""), "Jigo\n");
+    assert_eq!(ok(&["score"], "X"), "B+1\n");
+    assert_eq!(ok(&["score"], "O"), "W+1\n");
+    // no trailing newline, other characters ignored
+    assert_eq!(ok(&["score"], "X - | - - ; abc"), "B+4\n");
+}
+
+#[test]
+fn score_with_komi() {
+    assert_eq!(ok(&["score", "--komi", "6.5"], CASE_1), "W+12.5\n");
+    assert_eq!(ok(&["score", "--komi", "6.5"], CASE_4), "B+14.5\n");
+    assert_eq!(ok(&["score", "--komi=6"], CASE_5), "Jigo\n");
+    assert_eq!(ok(&["score", "--komi", "7.5"], CASE_5), "W+1.5\n");
+    assert_eq!(ok(&["score", "--komi", "-6"], CASE_1), "Jigo\n");
+    assert_eq!(ok(&["score", "--komi", "0"], CASE_2), "Jigo\n");
+}
+
+#[test]
+fn score_rejects_a_non_square() {
+    let e = fails(&["score"], "X O -");
+    assert!(e.contains("square"), "{e}");
+    let e = fails(&["score"], &CASE_1[..CASE_1.len() - 2]);
+    assert!(e.contains("80"), "{e}");
+    // one extra character after a valid board
+    fails(&["score"], &format!("{CASE_4}X"));
+}
+
+#[test]
+fn score_rejects_a_bad_komi() {
+    for args in [
+        &["score", "--komi", "abc"][..],
+        &["score", "--komi"],
+        &["score", "--komi", ""],
+        &["score", "--komi", "nan"],
+        &["score", "--komi", "inf"],
+        &["score", "--komi=x"],
+        &["score", "--frobnicate"],
+        &["score", "extra"],
+    ] {
+        let e = fails(args, CASE_1);
+        assert!(e.contains("tengen score"), "{args:?}: {e}");
+    }
+    let e = fails(&["score", "--komi", "abc"], CASE_1);
+    assert!(e.contains("--komi"), "{e}");
+}
+
+const VALIDATE_EXAMPLE: &str = "5
+5
+.....
+.....
+.....
+.....
+.....
+B 2 2
+W 2 3
+B 3 2
+W 3 4
+B 4 3
+";
+
+#[test]
+fn validate_seed_example() {
+    assert_eq!(
+        ok(&["validate"], VALIDATE_EXAMPLE),
+        ".....\n.....\n..BW.\n..B.W\n...B.\n"
+    );
+}
+
+#[test]
+fn validate_not_valid_moves() {
+    // suicide: a white stone in black's corner
+    let suicide = "3\n1\n.B.\nB..\n...\nW 0 0\n";
+    assert_eq!(ok(&["validate"], suicide), "NOT_VALID\n");
+    // on a stone
+    let occupied = "3\n1\n.B.\nB..\n...\nW 0 1\n";
+    assert_eq!(ok(&["validate"], occupied), "NOT_VALID\n");
+    // off the board
+    let off = "3\n1\n...\n...\n...\nB 3 0\n";
+    assert_eq!(ok(&["validate"], off), "NOT_VALID\n");
+    // a ko taken back at once
+    let ko = "4\n2\n.BW.\nB.BW\n.BW.\n....\nW 1 1\nB 1 2\n";
+    assert_eq!(ok(&["validate"], ko), "NOT_VALID\n");
+    // one bad move among good ones spoils the list
+    let late = "3\n3\n...\n...\n...\nB 0 0\nW 1 1\nB 1 1\n";
+    assert_eq!(ok(&["validate"], late), "NOT_VALID\n");
+    // but a capture that saves a stone from suicide is fine
+    let capture = "3\n1\n.BW\nBW.\nW..\nW 0 0\n";
+    assert_eq!(ok(&["validate"], capture), "W.W\n.W.\nW..\n");
+}
+
+#[test]
+fn validate_rejects_malformed_input() {
+    for input in [
+        "",
+        "5\n",
+        "x\n0\n",
+        "3\n-1\n...\n...\n...\n",
+        "3\n0\n...\n..\n...\n",
+        "3\n0\n...\n.Z.\n...\n",
+        "3\n1\n...\n...\n...\n",
+        "3\n1\n...\n...\n...\nB 0\n",
+        "3\n1\n...\n...\n...\nX 0 0\n",
+        "3\n1\n...\n...\n...\nB a 0\n",
+        "3\n0\n...\n...\n...\nB 0 0\n",
+        "99999999999999999999\n0\n",
+        "26\n0\n",
+    ] {
+        let e = fails(&["validate"], input);
+        assert!(e.contains("tengen validate"), "{input:?}: {e}");
+    }
+    fails(&["validate", "--what"], VALIDATE_EXAMPLE);
+}
+
+#[test]
+fn bench_reports_playouts_per_second() {
+    let out = ok(&["bench", "--seconds", "0.2"], "");
+    let last = out.lines().last().expect("some output");
+    let n: f64 = last
+        .strip_prefix("playouts_per_second: ")
+        .unwrap_or_else(|| panic!("last line {last:?}"))
+        .parse()
+        .unwrap_or_else(|e| panic!("last line {last:?}: {e}"));
+    assert!(n > 0.0, "{out}");
+    let e = fails(&["bench", "--seconds", "-1"], "");
+    assert!(e.contains("--seconds"), "{e}");
+    fails(&["bench", "--seconds", "abc"], "");
+}
+
+#[test]
+fn unknown_subcommand_fails() {
+    let e = fails(&["frobnicate"], "");
+    assert!(e.contains("frobnicate"), "{e}");
+    let help = ok(&["help"], "");
+    assert!(
+        help.contains("score") && help.contains("validate"),
+        "{help}"
+    );
+}
