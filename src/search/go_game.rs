@@ -41,7 +41,8 @@ pub struct PriorConfig {
     pub low_line_open: f32,
     /// Third and fourth line in an open area: a win.
     pub good_line_open: f32,
-    /// The pass move starts with this many visits at 10 %.
+    /// The pass move starts with this many visits (at 10 % while the board
+    /// is open, 50 % late in the game).
     pub pass: f32,
 }
 
@@ -228,11 +229,15 @@ impl SearchGame for GoState {
                 out.push(self.prior(p));
             }
         }
+        // Passing gets no AMAF updates, so its prior alone decides whether it
+        // is ever tried: low while the board is open, even once it is mostly
+        // full or the opponent has just passed (then it may end the game).
         let pass = self.priors.pass;
+        let late = self.passes > 0 || b.empty_points().len() * 5 < b.area() * 2;
         out.push(Prior {
             action: PASS,
             visits: pass,
-            wins: pass * 0.1,
+            wins: pass * if late { 0.5 } else { 0.1 },
         });
     }
 

@@ -51,6 +51,8 @@ pub struct Stats {
     pub pv: Vec<Move>,
     /// Nodes in the tree after the search.
     pub nodes: usize,
+    /// Playouts already under the root when the search began (tree reuse).
+    pub reused: u64,
 }
 
 /// The game as the search sees it: the position with its history, and how

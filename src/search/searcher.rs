@@ -128,28 +128,60 @@ impl Searcher {
             a == PASS || (game.is_legal(to_move(a)) && !state.own_surrounded(me, Point(a)))
         };
         tree.expand_root(&state, root_ok);
+        let reused = tree.root().playouts as u64;
 
         let mut playouts = 0u64;
         let limit = budget.playouts.unwrap_or(u64::MAX);
+        // Late in the game passing must be measured, not left to the
+        // selection, which never tries it while other moves look as good.
+        let measure_pass = opponent_passed
+            || settled(game)
+            || state.board.empty_points().len() * 5 < state.board.area() * 2;
         while playouts < limit {
-            tree.simulate(&state, &mut self.rng);
+            let pass_playouts = tree
+                .children()
+                .iter()
+                .find(|c| c.action == PASS)
+                .map_or(u32::MAX, |c| c.playouts);
+            let first =
+                (measure_pass && (pass_playouts as u64) * PASS_SHARE < playouts).then_some(PASS);
+            tree.simulate_through(&state, &mut self.rng, first);
             playouts += 1;
             if playouts.is_multiple_of(64) && self.should_stop(&tree, &budget, playouts, t0) {
                 break;
             }
         }
 
-        let mv = self.decide(&tree, literal, &root_ok);
-        let stats = self.stats(&tree, mv, playouts, t0);
+        let mv = self.decide(&tree, game, literal, &root_ok);
+        let mut stats = self.stats(&tree, mv, playouts, t0);
+        stats.reused = reused;
         debug!(
-            "{} playouts in {:.0} ms ({:.0}/s), win {:.1} %, tree {} nodes, pv {}",
+            "{} playouts ({} reused) in {:.0} ms ({:.0}/s), win {:.1} %, tree {} nodes, pv {}",
             stats.playouts,
+            stats.reused,
             stats.elapsed.as_secs_f64() * 1000.0,
             stats.playouts as f64 / stats.elapsed.as_secs_f64().max(1e-9),
             stats.winrate * 100.0,
             stats.nodes,
             pv_text(game, &stats.pv)
         );
+        if log::log_enabled!(log::Level::Debug) {
+            let mut top: Vec<_> = tree.children().iter().collect();
+            top.sort_by(|a, b| b.playouts.cmp(&a.playouts));
+            let text: Vec<String> = top
+                .iter()
+                .take(5)
+                .map(|c| {
+                    format!(
+                        "{} {}/{:.3}",
+                        crate::go::coord::to_gtp(game.board(), to_move(c.action)),
+                        c.playouts,
+                        c.value()
+                    )
+                })
+                .collect();
+            debug!("top moves (playouts/value): {}", text.join(", "));
+        }
         self.kept = Some(Kept {
             tree,
             board: game.board().clone(),
@@ -184,17 +216,35 @@ impl Searcher {
         (first - second) as u64 > remaining
     }
 
-    /// The most-visited legal move, under the passing rules.
-    fn decide(&self, tree: &Tree<GoState>, literal: f32, ok: &dyn Fn(u16) -> bool) -> Move {
+    /// The most-visited legal move, under the passing rules: pass when
+    /// the search prefers it, or when the board is settled and no move does
+    /// better than passing, but only if the literal count wins.
+    fn decide(
+        &self,
+        tree: &Tree<GoState>,
+        game: &Game,
+        literal: f32,
+        ok: &dyn Fn(u16) -> bool,
+    ) -> Move {
         let mut ranked: Vec<_> = tree.children().iter().filter(|c| ok(c.action)).collect();
         ranked.sort_by(|a, b| {
             b.playouts
                 .cmp(&a.playouts)
                 .then(b.value().total_cmp(&a.value()))
         });
-        let best = ranked.first().map_or(PASS, |c| c.action);
-        if best != PASS {
-            return to_move(best);
+        let Some(best) = ranked.first() else {
+            return Move::Pass;
+        };
+        if best.action != PASS {
+            let pass_as_good = ranked
+                .iter()
+                .find(|c| c.action == PASS)
+                .is_some_and(|p| p.value() >= best.value() - SETTLED_TOLERANCE);
+            if literal > 0.0 && pass_as_good && settled(game) {
+                debug!("settled and won by {literal}: pass");
+                return Move::Pass;
+            }
+            return to_move(best.action);
         }
         if literal > 0.0 {
             return Move::Pass;
@@ -231,8 +281,26 @@ impl Searcher {
             winrate,
             pv,
             nodes: tree.nodes.len(),
+            reused: 0,
         }
     }
+}
+
+/// Late in the game, at least one simulation in this many goes through the
+/// pass.
+const PASS_SHARE: u64 = 8;
+
+/// How much worse than the best move passing may look in a settled
+/// position and still be chosen (playout noise).
+const SETTLED_TOLERANCE: f32 = 0.05;
+
+/// Every empty region borders only one colour: nothing is left to claim.
+fn settled(game: &Game) -> bool {
+    let b = game.board();
+    let score = b.area_score(game.komi());
+    b.points()
+        .zip(score.owner.iter())
+        .all(|(p, owner)| !matches!(b.at(p), crate::go::Cell::Empty) || owner.is_some())
 }
 
 /// The literal count (komi included) from `me`'s side.

@@ -272,10 +272,26 @@ impl<G: SearchGame> Tree<G> {
     /// One simulation from the root position `root_state`: descend, expand,
     /// play out, and back the result up. Returns the result for side 0.
     pub fn simulate(&mut self, root_state: &G, rng: &mut Rng) -> f32 {
+        self.simulate_through(root_state, rng, None)
+    }
+
+    /// A simulation that starts with the root child `first` (if the root
+    /// has it), so that a move selection would neglect still gets measured.
+    pub fn simulate_through(&mut self, root_state: &G, rng: &mut Rng, first: Option<u16>) -> f32 {
         let mut state = root_state.clone();
         self.path.clear();
         let mut n = self.root;
         self.path.push(n);
+        if let Some(a) = first {
+            if let Some(i) = self
+                .child_indices(n)
+                .find(|&i| self.nodes[i as usize].action == a)
+            {
+                n = i;
+                state.play(a);
+                self.path.push(n);
+            }
+        }
         loop {
             let node = &self.nodes[n as usize];
             if state.is_over() {

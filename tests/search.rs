@@ -1,0 +1,248 @@
+//! The search's decisions on small positions, with fixed seeds and playout
+//! counts (never the clock), so every run decides the same.
+
+use tengen::go::{Board, Cell, Color, Game, Move};
+use tengen::search::playout::random_move;
+use tengen::search::rng::Rng;
+use tengen::search::{Budget, Config, Horizon, Searcher};
+
+const KOMI: f32 = 7.5;
+
+fn game(diagram: &str, to_move: Color) -> Game {
+    let mut board = Board::from_ascii(diagram).unwrap();
+    board.set_to_move(to_move);
+    Game::from_board(board, KOMI)
+}
+
+fn searcher(seed: u64) -> Searcher {
+    Searcher::new(Config {
+        seed,
+        ..Config::default()
+    })
+}
+
+fn think(game: &Game, moves_left: Option<usize>, playouts: u64, seed: u64) -> Move {
+    searcher(seed)
+        .think(game, Horizon { moves_left }, Budget::playouts(playouts))
+        .0
+}
+
+fn at(game: &Game, x: usize, y: usize) -> Move {
+    Move::Play(game.board().point(x, y))
+}
+
+/// The literal count from black's side.
+fn margin(game: &Game) -> f32 {
+    game.board().area_score(game.komi()).margin()
+}
+
+#[test]
+fn captures_the_big_group_in_atari() {
+    let g = game(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . X X X X X . .
+         . X O O O O O . .
+         . . X X X X X . .
+         . . . . . . . . .
+         . . . O . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+        Color::Black,
+    );
+    for seed in 1..=3 {
+        assert_eq!(think(&g, None, 2000, seed), at(&g, 7, 3), "seed {seed}");
+    }
+}
+
+#[test]
+fn saves_its_own_group_in_atari() {
+    let g = game(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . O O O . . .
+         . . O X X X . X .
+         . . . O O O . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+        Color::Black,
+    );
+    for seed in 1..=3 {
+        assert_eq!(think(&g, None, 2000, seed), at(&g, 6, 3), "seed {seed}");
+    }
+}
+
+#[test]
+fn never_fills_its_own_eye_even_when_behind() {
+    // Black's group has two eyes and nothing else to do; the count loses,
+    // but filling an eye would only lose the group.
+    let g = game(
+        ". X . X O . . . .
+         X X X X O . . . .
+         O O O O O . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .",
+        Color::Black,
+    );
+    let eyes = [at(&g, 0, 0), at(&g, 2, 0)];
+    for seed in 1..=3 {
+        let mv = think(&g, None, 1000, seed);
+        assert!(!eyes.contains(&mv), "seed {seed} filled an eye: {mv:?}");
+    }
+}
+
+#[test]
+fn passes_in_a_settled_won_position() {
+    // Every empty region touches one colour; black leads 45 to 36 + 7.5.
+    let g = game(
+        ". X . X X O . O .
+         X X X X X O O O O
+         . . X X X O . O .
+         X X X X X O O O O
+         . X . X X O . . O
+         X X X X X O O O O
+         . X . X X O . O .
+         X X X X X O O O O
+         . X . X X O . O .",
+        Color::Black,
+    );
+    assert!(margin(&g) > 0.0);
+    for seed in 1..=3 {
+        assert_eq!(think(&g, None, 1500, seed), Move::Pass, "seed {seed}");
+    }
+}
+
+#[test]
+fn captures_dead_stones_before_passing_when_the_count_would_lose() {
+    // The white stone in black's area is dead, but as the board stands it
+    // makes black's area neutral: passing now would lose the literal count.
+    let mut g = game(
+        ". . . . X O . . .
+         . . . . X O . . .
+         . . O . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .",
+        Color::White,
+    );
+    g.play(Move::Pass).unwrap();
+    assert!(
+        margin(&g) < 0.0,
+        "the literal count loses before the cleanup"
+    );
+    let mut s = searcher(7);
+    for _ in 0..30 {
+        let (mv, _) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(1500));
+        if mv == Move::Pass {
+            break;
+        }
+        g.play(mv).unwrap();
+        g.play(Move::Pass).unwrap(); // white keeps passing
+    }
+    assert_eq!(
+        g.board().at(g.board().point(2, 2)),
+        Cell::Empty,
+        "the dead stone was captured"
+    );
+    assert!(
+        margin(&g) > 0.0,
+        "black passed only once the count won:\n{:?}",
+        g.board()
+    );
+    assert_eq!(g.moves().last().map(|m| m.1), Some(Move::Pass));
+}
+
+#[test]
+fn at_the_horizon_plays_the_move_that_wins_the_literal_count() {
+    // One move is left before the round limit. Capturing the white stone
+    // in atari turns black's area from neutral into black's: a win.
+    let g = game(
+        ". . . . X O . . .
+         . . X . X O . . .
+         . X O X X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .
+         . . . . X O . . .",
+        Color::Black,
+    );
+    assert!(margin(&g) < 0.0);
+    for seed in 1..=3 {
+        assert_eq!(think(&g, Some(1), 500, seed), at(&g, 2, 3), "seed {seed}");
+    }
+}
+
+#[test]
+fn only_legal_moves_over_200_random_positions() {
+    let mut rng = Rng::new(2024);
+    let mut s = searcher(11);
+    for k in 0..200 {
+        let size = [5, 7, 9][k % 3];
+        let mut g = Game::new(size, size, KOMI);
+        let length = rng.below(3 * size * size);
+        for _ in 0..length {
+            let mv = random_move(g.board(), &mut rng);
+            if g.play(mv).is_err() {
+                g.play(Move::Pass).unwrap();
+            }
+            if g.is_over() {
+                break;
+            }
+        }
+        let moves_left = (k % 4 == 0).then_some(1 + k % 7);
+        let (mv, _) = s.think(&g, Horizon { moves_left }, Budget::playouts(150));
+        assert!(
+            g.is_legal(mv),
+            "position {k}: {mv:?} is illegal\n{:?}",
+            g.board()
+        );
+        if let Move::Play(p) = mv {
+            let c = g.to_move();
+            let own_around = g
+                .board()
+                .neighbors(p)
+                .iter()
+                .all(|&n| matches!(g.board().at(n), Cell::Off) || g.board().at(n) == c.stone());
+            assert!(!own_around, "position {k}: {mv:?} fills an own eye");
+        }
+    }
+}
+
+#[test]
+fn keeps_its_tree_across_a_move_and_the_reply() {
+    let mut g = Game::new(9, 9, KOMI);
+    let mut s = searcher(3);
+    let (mv, first) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(3000));
+    assert_eq!(first.reused, 0);
+    g.play(mv).unwrap();
+    // the reply the search expected most
+    let reply = *first
+        .pv
+        .get(1)
+        .expect("the principal variation has a reply");
+    g.play(reply).unwrap();
+    let (_, second) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(100));
+    assert!(
+        second.reused > 0,
+        "the subtree of the expected reply is reused"
+    );
+}
+
+#[test]
+fn the_same_seed_and_count_give_the_same_move() {
+    let g = Game::new(9, 9, KOMI);
+    let a = think(&g, None, 800, 5);
+    let b = think(&g, None, 800, 5);
+    assert_eq!(a, b);
+}
