@@ -167,7 +167,7 @@ impl Searcher {
         );
         if log::log_enabled!(log::Level::Debug) {
             let mut top: Vec<_> = tree.children().iter().collect();
-            top.sort_by(|a, b| b.playouts.cmp(&a.playouts));
+            top.sort_by_key(|c| std::cmp::Reverse(c.playouts));
             let text: Vec<String> = top
                 .iter()
                 .take(5)
