@@ -15,7 +15,11 @@ usage:
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
                          playouts per second, one thread
-  tengen gtp             a GTP engine on stdin/stdout
+  tengen gtp [--seconds S]
+                         a GTP engine on stdin/stdout (S: seconds a move
+                         when the controller sets no time)
+  tengen random-bot [--seed S]
+                         an arena bot playing uniformly random legal moves
   tengen arena ...       the local engine simulator (tengen arena --help)
   tengen help            this text
 
@@ -36,6 +40,7 @@ fn dispatch(command: &str, args: Vec<String>) -> Result<String, ToolError> {
         "validate" => tools::validate::run(args, &read_stdin()?),
         "bench" => tools::bench::run(args),
         "gtp" => tengen::protocol::run_gtp(args).map(|()| String::new()),
+        "random-bot" => tengen::protocol::run_random_bot(args).map(|()| String::new()),
         "arena" => tengen::arena::run(args).map(|()| String::new()),
         "help" | "--help" | "-h" => Ok(HELP.to_string()),
         other => Err(ToolError::usage(format!(

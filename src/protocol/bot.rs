@@ -34,9 +34,14 @@ pub fn answer_text(game: &Game, mv: Move) -> String {
 
 impl Bot {
     pub fn new() -> Bot {
+        Bot::with_thinker(Thinker::new(Config::default()))
+    }
+
+    /// A bot answering with whatever `thinker` runs.
+    pub fn with_thinker(thinker: Thinker) -> Bot {
         Bot {
             table: Table::new(),
-            thinker: Thinker::new(Config::default()),
+            thinker,
         }
     }
 
@@ -107,9 +112,13 @@ impl Bot {
 
 /// Runs the bot on stdin/stdout until end of input. Returns the exit code.
 pub fn run() -> i32 {
+    run_with(Bot::new())
+}
+
+/// Runs `bot` on stdin/stdout until end of input. Returns the exit code.
+pub fn run_with(mut bot: Bot) -> i32 {
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    let mut bot = Bot::new();
     let mut buf = Vec::new();
     loop {
         buf.clear();

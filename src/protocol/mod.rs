@@ -12,6 +12,7 @@ pub mod fallback;
 pub mod gtp;
 pub mod gtp_clock;
 pub mod lines;
+pub mod random;
 pub mod settings;
 pub mod state;
 pub mod thinker;
@@ -21,6 +22,20 @@ use crate::tools::ToolError;
 /// The arena bot on stdin/stdout. Returns the process exit code.
 pub fn run_bot() -> i32 {
     bot::run()
+}
+
+/// `tengen random-bot [--seed S]`: the arena bot with a uniformly random
+/// player instead of the search, as a sparring partner.
+pub fn run_random_bot(mut args: Vec<String>) -> Result<(), ToolError> {
+    let seed: u64 = crate::tools::parse_flag(&mut args, "--seed")?
+        .or_else(|| std::env::var("TENGEN_ARENA_SEED").ok()?.parse().ok())
+        .unwrap_or(1);
+    crate::tools::no_more_args(&args)?;
+    let make: thinker::Maker = std::sync::Arc::new(move || {
+        Box::new(random::RandomPlayer::new(seed)) as Box<dyn thinker::Think>
+    });
+    bot::run_with(bot::Bot::with_thinker(thinker::Thinker::with(make)));
+    Ok(())
 }
 
 /// `tengen gtp`: a GTP engine on stdin/stdout.
