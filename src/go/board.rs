@@ -417,7 +417,15 @@ impl Board {
 
     /// The last liberty of a string in atari.
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {
-        (self.liberty_count(p) == 1).then(|| self.liberties::<1>(p)[0])
+        if self.liberty_count(p) != 1 {
+            return None;
+        }
+        // the first empty neighbour found is the one liberty: no set needed
+        self.stones(p).find_map(|s| {
+            self.neighbors(s)
+                .into_iter()
+                .find(|n| self.cells[n.idx()] == Cell::Empty)
+        })
     }
 
     /// Whether `p` is an eye of `c` in the cheap playout sense: every neighbour

@@ -40,15 +40,36 @@ const RING: [(i32, i32); 8] = [
     (1, 1),
 ];
 
-fn table() -> &'static [bool] {
-    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
-    TABLE.get_or_init(build)
+/// One bit per code: 8 KiB, so lookups stay in the first-level cache.
+pub struct Table([u64; 1 << 10]);
+
+impl Table {
+    /// Whether the 3x3 neighbourhood of the empty point `p` matches.
+    #[inline]
+    pub fn matches(&self, board: &Board, p: Point) -> bool {
+        let c = code(board, p) as usize;
+        self.0[c >> 6] >> (c & 63) & 1 == 1
+    }
+}
+
+/// The pattern table, built on first use.
+pub fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut bits = [0u64; 1 << 10];
+        for (c, &m) in build().iter().enumerate() {
+            if m {
+                bits[c >> 6] |= 1 << (c & 63);
+            }
+        }
+        Table(bits)
+    })
 }
 
 /// Whether the 3x3 neighbourhood of the empty point `p` matches a pattern.
 #[inline]
 pub fn matches(board: &Board, p: Point) -> bool {
-    table()[code(board, p) as usize]
+    table().matches(board, p)
 }
 
 /// The 16-bit code of the neighbourhood of `p` (kept by the board).
@@ -96,12 +117,20 @@ fn build() -> Vec<bool> {
                     }
                     want[k] = a;
                 }
-                for code in 0..(1u32 << 16) {
-                    if !table[code as usize]
-                        && (0..8).all(|k| want[k] >> ((code >> (2 * k)) & 3) & 1 == 1)
-                    {
-                        table[code as usize] = true;
-                    }
+                // every code whose k-th cell is one the pattern allows there
+                let mut codes = vec![0u32];
+                for (k, &w) in want.iter().enumerate() {
+                    codes = codes
+                        .iter()
+                        .flat_map(|&c| {
+                            (0..4u32)
+                                .filter(move |v| w >> v & 1 == 1)
+                                .map(move |v| c | v << (2 * k))
+                        })
+                        .collect();
+                }
+                for c in codes {
+                    table[c as usize] = true;
                 }
             }
         }

@@ -194,9 +194,10 @@ fn caught_in_ladder(b: &Board, s: Point, budget: &mut u32) -> bool {
 fn patterns_near(board: &Board, last: Point, out: &mut Candidates) {
     out.clear();
     let c = board.to_move();
+    let table = patterns::table();
     for q in around(board, last).into_iter().skip(1) {
         if board.at(q) == Cell::Empty
-            && patterns::matches(board, q)
+            && table.matches(board, q)
             && board.is_legal(c, q)
             && !board.is_eye(c, q)
             && !self_atari(board, c, q)
