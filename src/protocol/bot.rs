@@ -7,7 +7,7 @@ use super::thinker::Thinker;
 use crate::go::{Game, Move};
 use crate::search::time::{self, Clock, Plan};
 use crate::search::Config;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 pub struct Bot {
@@ -121,18 +121,15 @@ pub fn run_with(mut bot: Bot) -> i32 {
     let mut out = std::io::stdout().lock();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => return 0,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+        let line = match lines::read_line(&mut input, &mut buf) {
+            Ok(Some(line)) => line,
+            Ok(None) => return 0,
             Err(e) => {
                 log::warn!("cannot read stdin: {e}");
                 return 0;
             }
-        }
+        };
         let read_at = Instant::now();
-        let line = String::from_utf8_lossy(&buf);
         if let Some(answer) = bot.handle(&line, read_at) {
             if let Err(e) = writeln!(out, "{answer}").and_then(|()| out.flush()) {
                 log::warn!("cannot write the answer: {e}");

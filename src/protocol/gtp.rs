@@ -7,7 +7,7 @@ use super::thinker::Thinker;
 use crate::go::{coord, score, Color, Game, Move, MAX_SIZE};
 use crate::search::{Config, Horizon};
 use crate::tools::{no_more_args, parse_flag, ToolError};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 const COMMANDS: &[&str] = &[
@@ -227,15 +227,13 @@ pub fn run(mut args: Vec<String>) -> Result<(), ToolError> {
     let mut out = std::io::stdout().lock();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+        let raw = match super::lines::read_line(&mut input, &mut buf) {
+            Ok(Some(raw)) => raw,
+            Ok(None) => return Ok(()),
             Err(e) => return Err(ToolError::input(format!("cannot read stdin: {e}"))),
-        }
+        };
         let read_at = Instant::now();
-        let line = clean(&String::from_utf8_lossy(&buf));
+        let line = clean(&raw);
         let mut words: Vec<&str> = line.split_whitespace().collect();
         if words.is_empty() {
             continue;

@@ -101,6 +101,23 @@ pub fn parse(line: &str) -> Line {
     parsed.unwrap_or_else(Line::Junk)
 }
 
+/// Reads the next line of `input` (lossy UTF-8, line end kept), retrying on
+/// interruption. `Ok(None)` at end of input.
+pub fn read_line(
+    input: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<Option<String>> {
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', buf) {
+            Ok(0) => return Ok(None),
+            Ok(_) => return Ok(Some(String::from_utf8_lossy(buf).into_owned())),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

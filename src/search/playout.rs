@@ -8,6 +8,17 @@ use crate::go::{Board, Move, Point};
 /// one of its own eyes; pass when there is none.
 #[inline]
 pub fn random_move(board: &Board, rng: &mut Rng) -> Move {
+    random_move_where(board, rng, |_, _| true)
+}
+
+/// Scans the empty points from a random one for the first that is legal,
+/// does not fill an own eye, and that `keep` accepts; pass when none is.
+#[inline]
+pub fn random_move_where(
+    board: &Board,
+    rng: &mut Rng,
+    mut keep: impl FnMut(Point, &mut Rng) -> bool,
+) -> Move {
     let c = board.to_move();
     let empties = board.empty_points();
     let n = empties.len();
@@ -17,7 +28,10 @@ pub fn random_move(board: &Board, rng: &mut Rng) -> Move {
     let start = rng.below(n);
     for i in (start..n).chain(0..start) {
         let p = Point(empties[i]);
-        if board.has_empty_neighbor(p) || (!board.is_eye(c, p) && board.is_legal(c, p)) {
+        // an empty neighbour: legal, and no eye
+        if (board.has_empty_neighbor(p) || (!board.is_eye(c, p) && board.is_legal(c, p)))
+            && keep(p, rng)
+        {
             return Move::Play(p);
         }
     }

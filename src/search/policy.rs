@@ -8,6 +8,7 @@
 //! is refused most of the time.
 
 use super::patterns;
+use super::playout::random_move_where;
 use super::rng::Rng;
 use crate::go::{Board, Cell, Color, Move, Point};
 use arrayvec::ArrayVec;
@@ -233,29 +234,12 @@ fn joined_size(board: &Board, c: Color, p: Point) -> usize {
 /// or more stones are refused most of the time. Pass when nothing is left.
 pub fn random_move(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
     let c = board.to_move();
-    let empties = board.empty_points();
-    let n = empties.len();
-    if n == 0 {
-        return Move::Pass;
-    }
-    let start = rng.below(n);
-    for i in (start..n).chain(0..start) {
-        let p = Point(empties[i]);
-        if board.nbr_count(p, Cell::Empty) >= 2 {
-            return Move::Play(p); // two liberties at least: legal, no eye, no self-atari
-        }
-        if board.is_eye(c, p) || !board.is_legal(c, p) {
-            continue;
-        }
-        if joined_size(board, c, p) >= 3
-            && board.liberties_after(c, p, 2) < 2
-            && rng.chance(cfg.refuse_self_atari, 100)
-        {
-            continue;
-        }
-        return Move::Play(p);
-    }
-    Move::Pass
+    random_move_where(board, rng, |p, rng| {
+        board.nbr_count(p, Cell::Empty) >= 2 // two liberties at least
+            || joined_size(board, c, p) < 3
+            || board.liberties_after(c, p, 2) >= 2
+            || !rng.chance(cfg.refuse_self_atari, 100)
+    })
 }
 
 #[cfg(test)]
