@@ -37,7 +37,9 @@ pub struct PriorConfig {
     pub self_atari: f32,
     /// Bonus by distance to the last move (1, 2, 3).
     pub near_last: [f32; 3],
-    /// First and second line in an open area: a loss.
+    /// First line (in the opening, or with no stone within 2): a loss.
+    pub first_line: f32,
+    /// Second line (in the opening, or in an open area): a loss.
     pub low_line_open: f32,
     /// Third and fourth line in an open area: a win.
     pub good_line_open: f32,
@@ -56,6 +58,7 @@ impl Default for PriorConfig {
             pattern: 10.0,
             self_atari: 15.0,
             near_last: [20.0, 14.0, 6.0],
+            first_line: 20.0,
             low_line_open: 10.0,
             good_line_open: 10.0,
             pass: 10.0,
@@ -132,7 +135,8 @@ impl GoState {
             };
             win(n, &mut visits, &mut wins);
         }
-        if saves_atari(b, c, p) {
+        let saves = saves_atari(b, c, p);
+        if saves {
             win(cfg.save_atari, &mut visits, &mut wins);
         }
         if captured == 0 && policy::self_atari(b, c, p) {
@@ -150,10 +154,13 @@ impl GoState {
         }
         let (x, y) = b.xy(p);
         let line = 1 + x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
-        if b.width() >= 9 && open_area(b, p, 3) {
+        if b.width() >= 9 && captured == 0 && !saves {
+            // the opening: few stones on the board
+            let opening = (b.area() - b.empty_points().len()) * 8 < b.area();
             match line {
-                1 | 2 => visits += cfg.low_line_open,
-                3 | 4 => win(cfg.good_line_open, &mut visits, &mut wins),
+                1 if opening || open_area(b, p, 2) => visits += cfg.first_line,
+                2 if opening || open_area(b, p, 3) => visits += cfg.low_line_open,
+                3 | 4 if open_area(b, p, 3) => win(cfg.good_line_open, &mut visits, &mut wins),
                 _ => {}
             }
         }

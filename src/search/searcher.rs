@@ -134,9 +134,9 @@ impl Searcher {
         let limit = budget.playouts.unwrap_or(u64::MAX);
         // Late in the game passing must be measured, not left to the
         // selection, which never tries it while other moves look as good.
-        let measure_pass = opponent_passed
-            || settled(game)
-            || state.board.empty_points().len() * 5 < state.board.area() * 2;
+        // (Not merely when settled: a board of one colour is settled too.)
+        let measure_pass =
+            opponent_passed || state.board.empty_points().len() * 5 < state.board.area() * 2;
         while playouts < limit {
             let pass_playouts = tree
                 .children()
