@@ -169,6 +169,27 @@ fn stale_lines_are_dropped() {
     );
 }
 
+/// The stale line begins before the next request (in the write of the
+/// answer before it) and ends after it (its end of line comes with the next
+/// answer), as when unbuffered Python's `print` writes its text and its end
+/// apart and is descheduled in between: still stale, judged by its first
+/// byte.
+#[test]
+fn stale_line_ended_after_the_request_is_dropped() {
+    let _serial = serial();
+    let dir = scratch("stale-split");
+    let a = bot("--walk --double --split");
+    let b = bot("--walk");
+    let args = ["--size", "5", "--games", "1", "--max-rounds", "3", &a, &b];
+    let g = games(&dir, &args);
+    assert_eq!(field(&g[0], "reason"), "round_limit");
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(
+        sgf.contains(";B[ca]C[") && sgf.contains("dropped stale output \"place_move 0 0\""),
+        "{sgf}"
+    );
+}
+
 #[test]
 fn illegal_move_loses_or_counts_as_a_pass() {
     let dir = scratch("illegal");

@@ -110,21 +110,24 @@ impl Bot for ArenaBot {
                 }
             }
         }
-        // Taken before the request is written: a line read before this
-        // instant cannot answer it, however the threads are scheduled.
+        // Taken before the request is written: a line begun (its first
+        // byte read) before this instant cannot answer it, however the
+        // threads are scheduled and in however many writes it came. (A line
+        // begun before the request but read after this instant cannot be
+        // told apart from an answer: nobody can.)
         let asked = Instant::now();
         if let Err(e) = self.process.send(&format!("action move {}", turn.bank_ms)) {
             return Reply::Crash(e);
         }
         loop {
             return match self.process.recv(Some(asked + turn.limit), &self.stop) {
-                Wait::Line(at, text) if at < asked && !turn.retry => {
-                    self.stale.push(text);
+                Wait::Line(line) if line.begun < asked && !turn.retry => {
+                    self.stale.push(line.text);
                     continue;
                 }
-                Wait::Line(at, text) => Reply::Answer {
-                    text,
-                    ms: at.saturating_duration_since(asked).as_millis() as u64,
+                Wait::Line(line) => Reply::Answer {
+                    text: line.text,
+                    ms: line.done.saturating_duration_since(asked).as_millis() as u64,
                     stale: std::mem::take(&mut self.stale),
                 },
                 Wait::Timeout => Reply::Timeout,

@@ -98,7 +98,7 @@ impl GtpBot {
 
     fn next_line(&mut self, deadline: Instant) -> Result<(Instant, String), Fail> {
         match self.process.recv(Some(deadline), &self.stop) {
-            Wait::Line(at, l) => Ok((at, l)),
+            Wait::Line(line) => Ok((line.done, line.text)),
             Wait::Timeout => Err(Fail::Timeout),
             Wait::Stopped => Err(Fail::Stopped),
             Wait::Eof => Err(Fail::Gone(

@@ -1,8 +1,9 @@
 //! A bot process: started without a shell in a process group of its own (so
 //! Ctrl-C on the terminal reaches only the referee, and killing the group
 //! takes the bot's children too), stdin for the referee's lines, stdout read
-//! by a thread that timestamps each line (so waits can time out and answer
-//! times do not depend on when the referee looks), stderr into a log file.
+//! by a thread that timestamps each line (so waits can time out, answer
+//! times do not depend on when the referee looks, and lines begun before a
+//! request are known to be stale), stderr into a log file.
 
 use super::sys::{self, Stop};
 use std::fs::File;
@@ -20,8 +21,8 @@ const POLL: Duration = Duration::from_millis(50);
 /// What a wait for a line gave.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Wait {
-    /// A line (without its end of line) and when it was read.
-    Line(Instant, String),
+    /// A line, with when the reads that began and completed it returned.
+    Line(Line),
     Timeout,
     /// The bot closed its stdout (it exited or crashed).
     Eof,
@@ -29,10 +30,25 @@ pub enum Wait {
     Stopped,
 }
 
+/// A line of the bot's output with the times of the reads that brought it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Line {
+    /// When the read that brought its first byte returned: the bot had
+    /// begun writing the line by then. A line can come in several writes
+    /// (unbuffered Python's `print` writes its text and its end apart), so
+    /// this, not `done`, tells whether it was begun before a request.
+    pub begun: Instant,
+    /// When the read that completed it (brought its end of line) returned:
+    /// the answer time.
+    pub done: Instant,
+    /// Without its end of line.
+    pub text: String,
+}
+
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<(Instant, String)>,
+    lines: Receiver<Line>,
     reaped: bool,
 }
 
@@ -87,7 +103,7 @@ impl Process {
                 },
             };
             match self.lines.recv_timeout(slice) {
-                Ok((at, line)) => return Wait::Line(at, line),
+                Ok(line) => return Wait::Line(line),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Wait::Eof,
             }
@@ -96,7 +112,7 @@ impl Process {
 
     /// Takes the lines already waiting, unread.
     pub fn drain(&self) -> Vec<String> {
-        self.lines.try_iter().map(|(_, line)| line).collect()
+        self.lines.try_iter().map(|line| line.text).collect()
     }
 
     /// How the process ended, if it has within `wait`: for crash reports.
@@ -153,11 +169,13 @@ impl Process {
     }
 }
 
-/// The reader thread: stdout split into lines, each stamped with the time
-/// the read that completed it returned (so lines that came in one write
-/// share a stamp however late this thread hands them over).
-fn read_lines(mut stdout: ChildStdout, tx: Sender<(Instant, String)>) {
+/// The reader thread: stdout split into lines, each stamped with the times
+/// the reads that began and completed it returned (so lines that came in
+/// one write share their stamps however late this thread hands them over).
+fn read_lines(mut stdout: ChildStdout, tx: Sender<Line>) {
     let mut pending: Vec<u8> = Vec::new();
+    // when the read that brought the first byte of `pending` returned
+    let mut begun: Option<Instant> = None;
     let mut chunk = [0u8; 8192];
     loop {
         let n = match stdout.read(&mut chunk) {
@@ -170,24 +188,30 @@ fn read_lines(mut stdout: ChildStdout, tx: Sender<(Instant, String)>) {
             // a last line without end of line still counts; dropping `tx`
             // then reports the end
             if !pending.is_empty() {
-                let _ = tx.send((at, text(&pending)));
+                let _ = tx.send(line(begun.unwrap_or(at), at, &pending));
             }
             return;
         }
         pending.extend_from_slice(&chunk[..n]);
         while let Some(i) = pending.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = pending.drain(..=i).collect();
-            if tx.send((at, text(&line))).is_err() {
+            let bytes: Vec<u8> = pending.drain(..=i).collect();
+            if tx.send(line(begun.unwrap_or(at), at, &bytes)).is_err() {
                 return;
             }
+            // the rest, if any, began in this read
+            begun = None;
+        }
+        if !pending.is_empty() && begun.is_none() {
+            begun = Some(at);
         }
     }
 }
 
-fn text(line: &[u8]) -> String {
-    String::from_utf8_lossy(line)
+fn line(begun: Instant, done: Instant, bytes: &[u8]) -> Line {
+    let text = String::from_utf8_lossy(bytes)
         .trim_end_matches(['\n', '\r'])
-        .to_string()
+        .to_string();
+    Line { begun, done, text }
 }
 
 impl Drop for Process {

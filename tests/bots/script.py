@@ -12,6 +12,13 @@ the field). Options:
   --exit-at K       exit without answering the K-th action
   --log PATH        append every line received to PATH
   --double          write every answer twice (the second line is stale)
+  --split           with --double, hold the second line's end of line back
+                    and write it with the next answer, so the stale line
+                    begins before the next request and ends after it
+
+Each answer goes out in ONE os.write: print() under PYTHONUNBUFFERED writes
+its text and its end apart, and when the two lines of --double arrive split
+that way is left to the scheduler.
 
 After a sleep, a request that came meanwhile (the referee's re-ask after a
 timeout) is not answered: the late answer already stands for it.
@@ -51,7 +58,7 @@ class Input:
 def main():
     args = sys.argv[1:]
     answers, sleeps, black_sleeps, walk, exit_at, log = [], {}, {}, False, None, None
-    double = False
+    double, split = False, False
     i = 0
     while i < len(args):
         a = args[i]
@@ -62,6 +69,8 @@ def main():
             walk = True
         elif a == "--double":
             double = True
+        elif a == "--split":
+            split = True
         elif a == "--sleep":
             k, ms = args[i + 1].split(":")
             sleeps[int(k)] = int(ms)
@@ -81,7 +90,7 @@ def main():
         i += 1
     width, field, asked, empty = 19, [], 0, "0"
     names, me = [], None
-    inp, skip = Input(), False
+    inp, skip, held = Input(), False, ""
     while True:
         line = inp.next()
         if line is None:
@@ -122,7 +131,15 @@ def main():
                         break
             else:
                 answer = "pass"
-            print(answer + ("\n" + answer if double else ""), flush=True)
+            out = held + answer + "\n"
+            held = ""
+            if double:
+                out += answer
+                if split:
+                    held = "\n"
+                else:
+                    out += "\n"
+            os.write(1, out.encode())
             print("answered " + answer, file=sys.stderr, flush=True)
 
 
