@@ -188,13 +188,21 @@ fn captured_by(b: &Board, c: Color, p: Point) -> usize {
     total
 }
 
-/// Whether `p` is the last liberty of an own string and playing there
-/// leaves it with two liberties or more.
+/// Whether `p` is the last liberty of an own string and extending there
+/// saves it: three liberties, or two that a ladder reading says are enough.
 fn saves_atari(b: &Board, c: Color, p: Point) -> bool {
-    b.neighbors(p)
+    if !b
+        .neighbors(p)
         .iter()
         .any(|&n| b.at(n) == c.stone() && b.liberty_count(n) == 1)
-        && b.liberties_after(c, p, 2) >= 2
+    {
+        return false;
+    }
+    match b.liberties_after(c, p, 3) {
+        0 | 1 => false,
+        2 => !policy::ladder_after_extension(b, c, p),
+        _ => true,
+    }
 }
 
 /// No stone within Manhattan distance `r` of `p`.
@@ -280,5 +288,29 @@ impl GoState {
     /// for the referee's eye rule either).
     pub fn own_surrounded(&self, c: Color, p: Point) -> bool {
         self.board.nbr_count(p, c.stone()) + self.board.nbr_count(p, Cell::Off) == 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_into_a_ladder_is_no_save() {
+        let ladder = ". . . . . . .\n\
+                      . . . . . . .\n\
+                      . . . X . . .\n\
+                      . . X O . X .\n\
+                      . . . X . . .\n\
+                      . . . . . . .\n\
+                      . . . . . . .";
+        let mut b = Board::from_ascii(ladder).unwrap();
+        b.set_to_move(Color::White);
+        assert!(!saves_atari(&b, Color::White, b.point(4, 3)));
+        let mut free = Board::from_ascii(&ladder.replacen("O . X", "O . .", 1)).unwrap();
+        free.set_to_move(Color::White);
+        assert!(saves_atari(&free, Color::White, free.point(4, 3)));
+        // a point next to no string in atari saves nothing
+        assert!(!saves_atari(&free, Color::White, free.point(0, 0)));
     }
 }

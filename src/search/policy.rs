@@ -134,7 +134,7 @@ pub fn save_string(board: &Board, s: Point, out: &mut Candidates) {
 }
 
 /// Whether `c` extending at `lib` still gets caught in a ladder.
-fn ladder_after_extension(board: &Board, c: Color, lib: Point) -> bool {
+pub fn ladder_after_extension(board: &Board, c: Color, lib: Point) -> bool {
     let mut b = board.clone();
     b.play_legal(c, lib);
     let mut budget = 24;
