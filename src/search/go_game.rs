@@ -248,7 +248,7 @@ impl SearchGame for GoState {
         // is ever tried: low while the board is open, even once it is mostly
         // full or the opponent has just passed (then it may end the game).
         let pass = self.priors.pass;
-        let late = self.passes > 0 || b.empty_points().len() * 5 < b.area() * 2;
+        let late = self.passes > 0 || self.is_late();
         out.push(Prior {
             action: PASS,
             visits: pass,
@@ -283,6 +283,12 @@ impl SearchGame for GoState {
 }
 
 impl GoState {
+    /// Late in the game: less than 40 % of the board is empty. Passing is
+    /// then a real candidate and gets measured.
+    pub fn is_late(&self) -> bool {
+        self.board.empty_points().len() * 5 < self.board.area() * 2
+    }
+
     /// Whether the side to move owns `p` in the sense of having an eye there
     /// or a point surrounded by its own stones (filling it is never right
     /// for the referee's eye rule either).

@@ -135,17 +135,15 @@ impl Searcher {
         // Late in the game passing must be measured, not left to the
         // selection, which never tries it while other moves look as good.
         // (Not merely when settled: a board of one colour is settled too.)
-        let measure_pass =
-            opponent_passed || state.board.empty_points().len() * 5 < state.board.area() * 2;
+        let measure_pass = opponent_passed || state.is_late();
         while playouts < limit {
-            let pass_playouts = tree
-                .children()
-                .iter()
-                .find(|c| c.action == PASS)
-                .map_or(u32::MAX, |c| c.playouts);
-            let first =
-                (measure_pass && (pass_playouts as u64) * PASS_SHARE < playouts).then_some(PASS);
-            tree.simulate_through(&state, &mut self.rng, first);
+            let pass_due = measure_pass
+                && tree
+                    .children()
+                    .iter()
+                    .find(|c| c.action == PASS)
+                    .is_some_and(|c| (c.playouts as u64) * PASS_SHARE < playouts);
+            tree.simulate_through(&state, &mut self.rng, pass_due.then_some(PASS));
             playouts += 1;
             if playouts.is_multiple_of(64) && self.should_stop(&tree, &budget, playouts, t0) {
                 break;
