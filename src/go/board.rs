@@ -79,7 +79,9 @@ impl Heads {
     /// Adds `h`; true if it was not there yet.
     #[inline]
     fn insert(&mut self, h: u16) -> bool {
-        if self.h[..self.n].contains(&h) {
+        // unused slots hold 0, which no real point is: compare all four
+        debug_assert!(h != NONE);
+        if self.h[0] == h || self.h[1] == h || self.h[2] == h || self.h[3] == h {
             return false;
         }
         self.h[self.n & 3] = h;
