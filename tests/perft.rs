@@ -83,6 +83,17 @@ fn play_checked(board: &mut Board, c: Color, p: Point) -> u32 {
 /// rules without filling one of its own eyes.
 fn board_choices(b: &Board) -> Vec<Point> {
     let c = b.to_move();
+    // the playout's fast filter agrees with the rules, for either colour
+    for p in b.points().filter(|&p| b.at(p) == Cell::Empty) {
+        for who in [Color::Black, Color::White] {
+            assert_eq!(
+                b.is_sensible(who, p),
+                b.is_legal(who, p) && !b.is_eye(who, p),
+                "is_sensible({who}, {:?})\n{b:?}",
+                b.xy(p)
+            );
+        }
+    }
     b.points()
         .filter(|&p| b.is_legal(c, p) && !b.is_eye(c, p))
         .collect()

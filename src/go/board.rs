@@ -452,6 +452,47 @@ impl Board {
         enemy + off < 2
     }
 
+    /// Whether `c` may play on the empty point `p` (board rules: no suicide,
+    /// no ko retake) without filling one of its own eyes: the same as
+    /// `!is_eye(c, p) && is_legal(c, p)`, from the neighbour counts and the
+    /// 3x3 code first, the playout's candidate filter.
+    #[inline]
+    pub fn is_sensible(&self, c: Color, p: Point) -> bool {
+        debug_assert_eq!(self.cells[p.idx()], Cell::Empty);
+        let nbr = self.nbr[p.idx()];
+        if nbr & 0xF != 0 {
+            return true; // an empty neighbour: legal, and no eye
+        }
+        let (own, opp) = (c.stone(), c.opp().stone());
+        if (nbr >> (4 * opp as u16)) & 0xF == 0 {
+            // only own stones and the edge around: an eye unless the
+            // opponent holds two diagonals, or one on the edge
+            const DIAGONALS: u16 = 0b11 | 0b11 << 4 | 0b11 << 10 | 0b11 << 14;
+            let code = self.ring[p.idx()] & DIAGONALS;
+            let (lo, hi) = (code & 0x5555, (code >> 1) & 0x5555);
+            let off = (lo & hi != 0) as u32;
+            let enemy = if opp == Cell::White { hi & !lo } else { lo & !hi };
+            if enemy.count_ones() + off < 2 {
+                return false;
+            }
+        }
+        if p.0 == self.ko && c == self.to_move {
+            return false;
+        }
+        // no empty neighbour: legal if an own string keeps a liberty or an
+        // enemy string is captured
+        for n in self.neighbors(p) {
+            let cell = self.cells[n.idx()];
+            if cell.is_stone() {
+                let libs = self.libs[ix(self.head[n.idx()])];
+                if (cell == own) == (libs > 1) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Whether a stone of `c` at `p` would capture something.
     #[inline]
     pub fn captures_at(&self, c: Color, p: Point) -> bool {

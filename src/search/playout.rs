@@ -28,10 +28,7 @@ pub fn random_move_where(
     let start = rng.below(n);
     for i in (start..n).chain(0..start) {
         let p = Point(empties[i]);
-        // an empty neighbour: legal, and no eye
-        if (board.has_empty_neighbor(p) || (!board.is_eye(c, p) && board.is_legal(c, p)))
-            && keep(p, rng)
-        {
+        if board.is_sensible(c, p) && keep(p, rng) {
             return Move::Play(p);
         }
     }
