@@ -132,9 +132,11 @@ fn board_game(w: usize, h: usize, seed: u64, cap: usize, every: usize) -> (u64, 
             if let Err(e) = b.check_consistency() {
                 panic!("{w}x{h} seed {seed} move {n}: {e}\n{b:?}");
             }
+            assert_eq!(b.area_margin() as f32, b.area_score(0.0).margin());
         }
     }
     b.check_consistency().unwrap();
+    assert_eq!(b.area_margin() as f32, b.area_score(0.0).margin());
     f.cells(&b);
     f.num(n as u64);
     f.num(b.captures_by(Color::Black) as u64);
