@@ -656,23 +656,14 @@ impl Board {
     /// stones captured.
     pub fn play_legal(&mut self, c: Color, p: Point) -> u32 {
         debug_assert!(self.check(c, p).is_ok(), "illegal {c} at {p:?}");
-        let (own, opp) = (c.stone(), c.opp().stone());
-        let around = self.put_stone(c, p);
+        let (friends, enemies) = self.put_stone(c, p);
         self.last = [Move::Play(p), self.last[0]];
         self.to_move = c.opp();
         self.ko = NONE;
-        if around.n == 0 {
-            return 0;
-        }
         let mut captured = 0;
         let mut ko = NONE;
-        let mut friends = Heads::new();
-        for &h in around.as_slice() {
-            let cell = self.cells[ix(h)];
-            if cell == own {
-                friends.h[friends.n] = h;
-                friends.n += 1;
-            } else if cell == opp && self.libs[ix(h)] == 0 {
+        for &h in enemies.as_slice() {
+            if self.libs[ix(h)] == 0 {
                 ko = h;
                 captured += self.remove_string(Point(h));
             }
@@ -699,9 +690,9 @@ impl Board {
     }
 
     /// Sets a lone stone of `c` on `p`, taking `p` from the liberties of the
-    /// strings around it. Returns those strings.
+    /// strings around it. Returns those strings: own, then enemy.
     #[inline]
-    fn put_stone(&mut self, c: Color, p: Point) -> Heads {
+    fn put_stone(&mut self, c: Color, p: Point) -> (Heads, Heads) {
         let i = p.idx();
         self.remove_empty(p);
         self.set_cell(p, Cell::Empty, c.stone());
@@ -711,19 +702,26 @@ impl Board {
         self.size[i] = 1;
         let nbr = self.nbr[i];
         self.libs[i] = nbr & 0xF;
-        let mut around = Heads::new();
+        let (mut friends, mut enemies) = (Heads::new(), Heads::new());
         if nbr & 0x0FF0 == 0 {
-            return around; // no stone around
+            return (friends, enemies); // no stone around
         }
+        let own = c.stone();
         for n in self.neighbors(p) {
-            if self.cells[n.idx()].is_stone() {
+            let cell = self.cells[n.idx()];
+            if cell == own {
                 let h = self.head[n.idx()];
-                if around.insert(h) {
+                if friends.insert(h) {
+                    self.libs[ix(h)] -= 1;
+                }
+            } else if cell == c.opp().stone() {
+                let h = self.head[n.idx()];
+                if enemies.insert(h) {
                     self.libs[ix(h)] -= 1;
                 }
             }
         }
-        around
+        (friends, enemies)
     }
 
     /// Adds the lone stone `p` to the string `h`, counting only the liberties
@@ -981,13 +979,7 @@ impl Board {
     /// Puts a stone down without capturing (setting up a position). A string
     /// left without liberties is caught by `from_cells`.
     fn place_setup(&mut self, c: Color, p: Point) {
-        let around = self.put_stone(c, p);
-        let mut friends = Heads::new();
-        for &h in around.as_slice() {
-            if self.cells[ix(h)] == c.stone() {
-                friends.insert(h);
-            }
-        }
+        let (friends, _) = self.put_stone(c, p);
         match friends.n {
             0 => {}
             1 => self.join_single(p, friends.h[0]),
