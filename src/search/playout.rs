@@ -26,13 +26,20 @@ pub fn random_move_where(
         return Move::Pass;
     }
     let start = rng.below(n);
-    for i in (start..n).chain(0..start) {
+    let mut i = start;
+    loop {
         let p = Point(empties[i]);
         if board.is_sensible(c, p) && keep(p, rng) {
             return Move::Play(p);
         }
+        i += 1;
+        if i == n {
+            i = 0;
+        }
+        if i == start {
+            return Move::Pass;
+        }
     }
-    Move::Pass
 }
 
 /// Plays uniformly random moves until two passes in a row or `max_moves`
