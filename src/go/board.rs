@@ -471,7 +471,11 @@ impl Board {
             let code = self.ring[p.idx()] & DIAGONALS;
             let (lo, hi) = (code & 0x5555, (code >> 1) & 0x5555);
             let off = (lo & hi != 0) as u32;
-            let enemy = if opp == Cell::White { hi & !lo } else { lo & !hi };
+            let enemy = if opp == Cell::White {
+                hi & !lo
+            } else {
+                lo & !hi
+            };
             if enemy.count_ones() + off < 2 {
                 return false;
             }
@@ -728,9 +732,11 @@ impl Board {
     /// of `p` the string did not already have.
     fn join_single(&mut self, p: Point, h: u16) {
         let mut extra = 0;
-        for n in self.neighbors(p) {
-            if self.cells[n.idx()] == Cell::Empty && !self.touches(n, h) {
-                extra += 1;
+        if self.has_empty_neighbor(p) {
+            for n in self.neighbors(p) {
+                if self.cells[n.idx()] == Cell::Empty && !self.touches(n, h) {
+                    extra += 1;
+                }
             }
         }
         let (i, hi) = (p.idx(), h as usize);
@@ -768,15 +774,20 @@ impl Board {
             }
         }
         for &h in heads {
-            if h == big {
+            // p was taken from the counts already: 0 means nothing to add
+            if h == big || self.libs[ix(h)] == 0 {
                 continue;
             }
             let mut s = h;
             loop {
-                for n in self.neighbors(Point(s)) {
-                    if self.cells[n.idx()] == Cell::Empty && !touches_big(self, n) && seen.insert(n)
-                    {
-                        extra += 1;
+                if self.has_empty_neighbor(Point(s)) {
+                    for n in self.neighbors(Point(s)) {
+                        if self.cells[n.idx()] == Cell::Empty
+                            && !touches_big(self, n)
+                            && seen.insert(n)
+                        {
+                            extra += 1;
+                        }
                     }
                 }
                 s = self.next[ix(s)];
