@@ -303,17 +303,10 @@ mod tests {
 
     #[test]
     fn running_into_a_ladder_is_no_save() {
-        let ladder = ". . . . . . .\n\
-                      . . . . . . .\n\
-                      . . . X . . .\n\
-                      . . X O . X .\n\
-                      . . . X . . .\n\
-                      . . . . . . .\n\
-                      . . . . . . .";
-        let mut b = Board::from_ascii(ladder).unwrap();
+        let mut b = Board::from_ascii(policy::LADDER).unwrap();
         b.set_to_move(Color::White);
         assert!(!saves_atari(&b, Color::White, b.point(4, 3)));
-        let mut free = Board::from_ascii(&ladder.replacen("O . X", "O . .", 1)).unwrap();
+        let mut free = Board::from_ascii(&policy::LADDER.replacen("O . X", "O . .", 1)).unwrap();
         free.set_to_move(Color::White);
         assert!(saves_atari(&free, Color::White, free.point(4, 3)));
         // a point next to no string in atari saves nothing

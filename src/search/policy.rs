@@ -242,6 +242,17 @@ pub fn random_move(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
     })
 }
 
+/// White's stone in atari; extending right leaves two liberties and black
+/// chases it in a ladder that nothing breaks (a test fixture).
+#[cfg(test)]
+pub(crate) const LADDER: &str = ". . . . . . .\n\
+                                 . . . . . . .\n\
+                                 . . . X . . .\n\
+                                 . . X O . X .\n\
+                                 . . . X . . .\n\
+                                 . . . . . . .\n\
+                                 . . . . . . .";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,23 +265,14 @@ mod tests {
 
     #[test]
     fn a_ladder_is_read_to_the_end() {
-        // White's stone is in atari; extending right leaves two liberties
-        // and black chases it in a ladder that nothing breaks.
-        let ladder = ". . . . . . .\n\
-                      . . . . . . .\n\
-                      . . . X . . .\n\
-                      . . X O . X .\n\
-                      . . . X . . .\n\
-                      . . . . . . .\n\
-                      . . . . . . .";
-        let b = board(ladder, Color::White);
+        let b = board(LADDER, Color::White);
         assert!(ladder_after_extension(&b, Color::White, b.point(4, 3)));
         let mut out = Candidates::new();
         save_string(&b, b.point(3, 3), &mut out);
         assert!(out.is_empty(), "extending into a ladder is no save");
         // Without the black stone on the right, the extension has three
         // liberties and is the save.
-        let free = ladder.replacen("O . X", "O . .", 1);
+        let free = LADDER.replacen("O . X", "O . .", 1);
         let b = board(&free, Color::White);
         save_string(&b, b.point(3, 3), &mut out);
         assert_eq!(out.as_slice(), &[b.point(4, 3)]);
