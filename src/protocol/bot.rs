@@ -63,7 +63,7 @@ impl Bot {
         }
     }
 
-    fn plan(&self, bank_ms: Option<i64>, own_moves_left: usize) -> Plan {
+    fn plan(&self, bank_ms: Option<i64>, own_moves_left: usize, weight: f64) -> Plan {
         let s = &self.table.settings;
         let max_bank = Duration::from_millis(s.timebank_ms);
         let bank = match bank_ms {
@@ -82,7 +82,7 @@ impl Bot {
             per_move: Duration::from_millis(s.time_per_move_ms),
             max_bank,
         };
-        time::plan(clock, own_moves_left)
+        time::plan_weighted(clock, own_moves_left, weight)
     }
 
     fn answer(&mut self, bank_ms: Option<i64>, read_at: Instant) -> String {
@@ -90,7 +90,7 @@ impl Bot {
         let game = self.table.game();
         let empty = game.board().empty_points().len();
         let n = time::own_moves_left(empty, Some(turn.own_moves_to_limit));
-        let plan = self.plan(bank_ms, n);
+        let plan = self.plan(bank_ms, n, time::phase_weight(empty, game.board().area()));
         log::info!(
             "{} to move, bank {bank_ms:?} ms, {n} moves expected, {} plies left: {plan:?}",
             turn.us,

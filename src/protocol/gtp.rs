@@ -152,7 +152,9 @@ impl Engine {
         let c = color(args.first().ok_or("syntax error")?)?;
         let mut game = self.game.clone();
         game.set_to_move(c);
-        let plan = self.clock.plan(game.board().empty_points().len());
+        let plan = self
+            .clock
+            .plan(game.board().empty_points().len(), game.board().area());
         log::info!("genmove {c}: {plan:?}");
         let horizon = Horizon { moves_left: None };
         let mv = self.thinker.choose(

@@ -73,8 +73,8 @@ impl GtpClock {
         };
     }
 
-    /// The deadlines for a move, with `empty` points on the board.
-    pub fn plan(&self, empty: usize) -> Plan {
+    /// The deadlines for a move, with `empty` of `area` points empty.
+    pub fn plan(&self, empty: usize, area: usize) -> Plan {
         let Some(s) = self.settings else {
             return Plan::fixed(self.default_move_time);
         };
@@ -100,7 +100,8 @@ impl GtpClock {
             per_move: per_stone,
             max_bank: bank,
         };
-        time::plan(clock, time::own_moves_left(empty, None))
+        let weight = time::phase_weight(empty, area);
+        time::plan_weighted(clock, time::own_moves_left(empty, None), weight)
     }
 }
 
@@ -115,32 +116,32 @@ mod tests {
     #[test]
     fn without_settings_a_fixed_budget() {
         let c = GtpClock::new(s(1));
-        assert_eq!(c.plan(361), Plan::fixed(s(1)));
+        assert_eq!(c.plan(361, 361), Plan::fixed(s(1)));
         let mut c = GtpClock::new(s(1));
         c.set(s(0), s(5), 0);
-        assert_eq!(c.plan(361), Plan::fixed(s(1)));
+        assert_eq!(c.plan(361, 361), Plan::fixed(s(1)));
     }
 
     #[test]
     fn byo_yomi_shares_the_period() {
         let mut c = GtpClock::new(s(1));
         c.set(s(0), s(10), 5);
-        let p = c.plan(361);
+        let p = c.plan(361, 361);
         assert!(p.soft <= s(2) && p.soft >= Duration::from_millis(1900));
         assert!(p.hard < s(10));
         c.set_left(Duration::from_millis(900), 1);
-        assert!(c.plan(361).hard <= Duration::from_millis(850));
+        assert!(c.plan(361, 361).hard <= Duration::from_millis(850));
     }
 
     #[test]
     fn main_time_is_spread_and_counted() {
         let mut c = GtpClock::new(s(1));
         c.set(s(60), s(0), 0);
-        let p = c.plan(81);
+        let p = c.plan(81, 81);
         assert!(p.soft > Duration::ZERO && p.soft < s(3), "{p:?}");
         c.spent(s(59));
         c.spent(s(5));
-        assert_eq!(c.plan(81), Plan::INSTANT);
+        assert_eq!(c.plan(81, 81), Plan::INSTANT);
         // with byo-yomi after main time, running out of main starts a period
         let mut c = GtpClock::new(s(1));
         c.set(s(1), s(30), 10);

@@ -77,15 +77,36 @@ pub fn own_moves_left(empty_points: usize, own_moves_to_limit: Option<usize>) ->
         .max(1)
 }
 
+/// How much of an even share a move deserves at this stage, from the part
+/// of the board still empty: the middle game decides most games and gets
+/// more, the opening a little more, the endgame's mostly small moves less.
+/// The plan is recomputed from the bank at every move, so what one phase
+/// takes the next one lacks, and the bank still bounds every plan.
+pub fn phase_weight(empty: usize, area: usize) -> f64 {
+    let empty_share = empty as f64 / area.max(1) as f64;
+    if empty_share > 0.85 {
+        1.2
+    } else if empty_share > 0.5 {
+        1.6
+    } else {
+        0.8
+    }
+}
+
 /// The deadlines for this move, given the clock and the number of our moves
-/// still to play (this one included).
+/// still to play (this one included): an even share of what is to come.
 pub fn plan(clock: Clock, moves_left: usize) -> Plan {
+    plan_weighted(clock, moves_left, 1.0)
+}
+
+/// [`plan`], with the even share scaled by `weight` (see [`phase_weight`]).
+pub fn plan_weighted(clock: Clock, moves_left: usize, weight: f64) -> Plan {
     let avail = clock.bank.saturating_sub(MARGIN);
     if avail < MIN_SEARCH {
         return Plan::INSTANT;
     }
     let n = moves_left.max(1) as u32;
-    let share = (avail + clock.per_move * (n - 1)) / n;
+    let share = ((avail + clock.per_move * (n - 1)) / n).mul_f64(weight.clamp(0.1, 10.0));
     // Whatever would push the next bank over its cap is lost unless spent now.
     let overflow = (clock.bank + clock.per_move).saturating_sub(clock.max_bank);
     let soft = share.max(overflow).min(avail);
@@ -121,13 +142,14 @@ mod tests {
             let empty = 361 - stones;
             let to_limit = max_rounds.saturating_sub(round).max(1);
             let n = own_moves_left(empty, Some(to_limit));
-            let p = plan(
+            let p = plan_weighted(
                 Clock {
                     bank: left,
                     per_move: ms(per_move),
                     max_bank: ms(bank),
                 },
                 n,
+                phase_weight(empty, 361),
             );
             assert!(p.soft <= p.hard, "move {round}: {p:?}");
             assert!(
@@ -154,6 +176,27 @@ mod tests {
                 assert!(used <= total);
             }
         }
+    }
+
+    #[test]
+    fn the_middle_game_gets_more_than_the_endgame() {
+        let soft = std::cell::RefCell::new(Vec::new());
+        simulate(10_000, 200, 250, 249, true, |p, _| {
+            soft.borrow_mut().push(p.soft.as_millis() as u64);
+            p.soft
+        });
+        let soft = soft.into_inner();
+        let mean = |r: std::ops::Range<usize>| soft[r.clone()].iter().sum::<u64>() / r.len() as u64;
+        // moves 30-80 lie in the middle game of the simulated board
+        assert!(
+            mean(30..80) > mean(180..240) * 3 / 2,
+            "{} vs {}",
+            mean(30..80),
+            mean(180..240)
+        );
+        assert_eq!(phase_weight(361, 361), 1.2);
+        assert_eq!(phase_weight(200, 361), 1.6);
+        assert_eq!(phase_weight(100, 361), 0.8);
     }
 
     #[test]
