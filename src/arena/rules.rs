@@ -3,7 +3,7 @@
 //! and the field and points the players are shown.
 
 use crate::go::field::Dialect;
-use crate::go::{Board, Cell, Color, Game, Illegal, Move, Point};
+use crate::go::{Board, Cell, Game, Illegal, Move};
 
 /// Reads `place_move X Y`, `place_move X,Y` or `pass`. The error says why
 /// the answer cannot be read, or that the point is off the board.
@@ -51,21 +51,11 @@ pub fn judge(game: &Game, mv: Move, riddles: bool) -> Verdict {
         (Err(Illegal::Ko), _) if riddles => Verdict::KoRetake,
         (Err(Illegal::Ko), _) => Verdict::Illegal("retakes a ko at once (superko)".into()),
         (Err(e), _) => Verdict::Illegal(e.to_string()),
-        (Ok(()), Move::Play(p)) if riddles && fills_own_eye(game.board(), game.to_move(), p) => {
+        (Ok(()), Move::Play(p)) if riddles && game.board().surrounded_by(game.to_move(), p) => {
             Verdict::Illegal("fills its own eye".into())
         }
         (Ok(()), _) => Verdict::Legal,
     }
-}
-
-/// An eye as the Riddles.io quirk sees it: an empty point whose neighbours
-/// on the board are all stones of `c` (diagonals not considered).
-pub fn fills_own_eye(board: &Board, c: Color, p: Point) -> bool {
-    board.at(p) == Cell::Empty
-        && board
-            .neighbors(p)
-            .iter()
-            .all(|&n| matches!(board.at(n), Cell::Off) || board.at(n) == c.stone())
 }
 
 fn has_stone_move(game: &Game) -> bool {

@@ -497,6 +497,15 @@ impl Board {
         false
     }
 
+    /// Whether the empty point `p` has only stones of `c` (or the edge) as
+    /// neighbours: an eye of `c`, true or false, diagonals not considered.
+    /// Filling one is never our move, and a Riddles.io referee refuses it.
+    #[inline]
+    pub fn surrounded_by(&self, c: Color, p: Point) -> bool {
+        self.cells[p.idx()] == Cell::Empty
+            && self.nbr_count(p, c.stone()) + self.nbr_count(p, Cell::Off) == 4
+    }
+
     /// Whether a stone of `c` at `p` would capture something.
     #[inline]
     pub fn captures_at(&self, c: Color, p: Point) -> bool {

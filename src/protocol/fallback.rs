@@ -3,15 +3,7 @@
 //! self-atari if it can be helped, away from the edge. Pass only when
 //! nothing else is left.
 
-use crate::go::{Board, Cell, Color, Game, Move, Point};
-
-/// Whether every neighbour of `p` is our stone or the edge: an eye, or a
-/// false one. One referee refuses such moves, and they are rarely right.
-pub fn fills_own_eye(b: &Board, c: Color, p: Point) -> bool {
-    b.neighbors(p)
-        .iter()
-        .all(|&n| b.at(n) == Cell::Off || b.at(n) == c.stone())
-}
+use crate::go::{Game, Move, Point};
 
 /// Legal moves other than pass, minus the points to avoid.
 pub fn candidates(game: &Game, avoid: &[Point]) -> Vec<Point> {
@@ -29,7 +21,7 @@ pub fn fallback(game: &Game, avoid: &[Point]) -> Move {
     let (w, h) = (b.width(), b.height());
     candidates(game, avoid)
         .into_iter()
-        .filter(|&p| !fills_own_eye(b, c, p))
+        .filter(|&p| !b.surrounded_by(c, p))
         .max_by_key(|&p| {
             let (x, y) = b.xy(p);
             let line = x.min(y).min(w - 1 - x).min(h - 1 - y).min(3);
@@ -46,6 +38,7 @@ pub fn fallback(game: &Game, avoid: &[Point]) -> Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::Board;
 
     #[test]
     fn takes_a_capture_and_keeps_out_of_its_eyes() {

@@ -4,7 +4,7 @@
 //! in the search is caught and the searcher rebuilt; a move the rules refuse
 //! is replaced by the fallback.
 
-use super::fallback::{candidates, fallback, fills_own_eye};
+use super::fallback::{candidates, fallback};
 use crate::go::{Game, Move, Point};
 use crate::search::{time, Budget, Config, Horizon, Searcher, Stats};
 use std::panic::{self, AssertUnwindSafe};
@@ -154,7 +154,7 @@ impl Thinker {
                 return Move::Pass;
             }
             // our own eye: filling it is never better than passing
-            [p] if fills_own_eye(b, b.to_move(), *p) => return Move::Pass,
+            [p] if b.surrounded_by(b.to_move(), *p) => return Move::Pass,
             // a lone safe move; a lone self-atari is weighed against passing
             [p] if b.captures_at(b.to_move(), *p) || b.liberties_after(b.to_move(), *p, 2) >= 2 => {
                 log::info!("forced move {:?}", b.xy(*p));

@@ -5,7 +5,7 @@ use super::patterns;
 use super::policy::{self, PolicyConfig};
 use super::rng::Rng;
 use super::tree::{Amaf, Prior, SearchGame};
-use crate::go::{Board, Cell, Color, Move, Point, MAX_POINTS};
+use crate::go::{Board, Color, Move, Point, MAX_POINTS};
 
 /// Action number of a pass (index 0 is never a point of the board).
 pub const PASS: u16 = 0;
@@ -287,13 +287,6 @@ impl GoState {
     /// then a real candidate and gets measured.
     pub fn is_late(&self) -> bool {
         self.board.empty_points().len() * 5 < self.board.area() * 2
-    }
-
-    /// Whether the side to move owns `p` in the sense of having an eye there
-    /// or a point surrounded by its own stones (filling it is never right
-    /// for the referee's eye rule either).
-    pub fn own_surrounded(&self, c: Color, p: Point) -> bool {
-        self.board.nbr_count(p, c.stone()) + self.board.nbr_count(p, Cell::Off) == 4
     }
 }
 

@@ -125,7 +125,7 @@ impl Searcher {
 
         let mut tree = self.tree_for(game, &state);
         let root_ok = |a: u16| {
-            a == PASS || (game.is_legal(to_move(a)) && !state.own_surrounded(me, Point(a)))
+            a == PASS || (game.is_legal(to_move(a)) && !game.board().surrounded_by(me, Point(a)))
         };
         tree.expand_root(&state, root_ok);
         let reused = tree.root().playouts as u64;
