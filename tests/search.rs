@@ -27,6 +27,17 @@ fn think(game: &Game, moves_left: Option<usize>, playouts: u64, seed: u64) -> Mo
         .0
 }
 
+/// The search plays `expected` with each of three seeds.
+fn assert_plays(g: &Game, moves_left: Option<usize>, playouts: u64, expected: Move) {
+    for seed in 1..=3 {
+        assert_eq!(
+            think(g, moves_left, playouts, seed),
+            expected,
+            "seed {seed}"
+        );
+    }
+}
+
 fn at(game: &Game, x: usize, y: usize) -> Move {
     Move::Play(game.board().point(x, y))
 }
@@ -50,9 +61,7 @@ fn captures_the_big_group_in_atari() {
          . . . . . . . . .",
         Color::Black,
     );
-    for seed in 1..=3 {
-        assert_eq!(think(&g, None, 2000, seed), at(&g, 7, 3), "seed {seed}");
-    }
+    assert_plays(&g, None, 2000, at(&g, 7, 3));
 }
 
 #[test]
@@ -69,9 +78,7 @@ fn saves_its_own_group_in_atari() {
          . . . . . . . . .",
         Color::Black,
     );
-    for seed in 1..=3 {
-        assert_eq!(think(&g, None, 2000, seed), at(&g, 6, 3), "seed {seed}");
-    }
+    assert_plays(&g, None, 2000, at(&g, 6, 3));
 }
 
 #[test]
@@ -113,9 +120,7 @@ fn passes_in_a_settled_won_position() {
         Color::Black,
     );
     assert!(margin(&g) > 0.0);
-    for seed in 1..=3 {
-        assert_eq!(think(&g, None, 1500, seed), Move::Pass, "seed {seed}");
-    }
+    assert_plays(&g, None, 1500, Move::Pass);
 }
 
 #[test]
@@ -178,9 +183,7 @@ fn at_the_horizon_plays_the_move_that_wins_the_literal_count() {
         Color::Black,
     );
     assert!(margin(&g) < 0.0);
-    for seed in 1..=3 {
-        assert_eq!(think(&g, Some(1), 500, seed), at(&g, 2, 3), "seed {seed}");
-    }
+    assert_plays(&g, Some(1), 500, at(&g, 2, 3));
 }
 
 #[test]

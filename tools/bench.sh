@@ -42,12 +42,9 @@ while (($#)); do
 done
 [[ "$SECS" =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--seconds must be a positive number"
 
-TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
-case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
-say "building the release binary (cargo build --release)"
-cargo build --release --quiet || die "cargo build --release failed"
-BIN="$TARGET/release/tengen"
-[[ -x "$BIN" ]] || die "no binary at $BIN"
+# shellcheck source=tools/release.sh
+. "$ROOT/tools/release.sh"
+build_release
 
 COMMIT="$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)"
 DIRTY=0

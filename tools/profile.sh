@@ -98,12 +98,9 @@ else
     : "${SECS:=2}" "${LIGHT_PLAYOUTS:=500}" "${PLAYOUTS:=200}"
 fi
 
-TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
-case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
-say "building the release binary (cargo build --release)"
-cargo build --release --quiet || die "cargo build --release failed"
-BIN="$TARGET/release/tengen"
-[[ -x "$BIN" ]] || die "no binary at $BIN"
+# shellcheck source=tools/release.sh
+. "$ROOT/tools/release.sh"
+build_release
 
 OUTDIR="$TARGET/profile"
 mkdir -p "$OUTDIR"
