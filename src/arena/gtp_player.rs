@@ -186,13 +186,7 @@ impl Bot for GtpBot {
         let text = match coord::from_gtp(board, &text) {
             Some(mv) => {
                 self.synced.push((turn.color, mv));
-                match mv {
-                    Move::Pass => "pass".to_string(),
-                    Move::Play(p) => {
-                        let (x, y) = coord::to_arena(board, p);
-                        format!("place_move {x} {y}")
-                    }
-                }
+                crate::protocol::bot::answer_text(board, mv)
             }
             None => {
                 self.dirty = true; // whatever the engine did, it is not ours

@@ -3,7 +3,7 @@
 
 use super::record::GameRecord;
 use super::referee::GameConfig;
-use crate::go::Color;
+use crate::go::{coord, Color};
 
 /// SGF text: `\` and `]` escaped.
 fn text(s: &str) -> String {
@@ -46,8 +46,9 @@ pub fn write(rec: &GameRecord, cfg: &GameConfig, date: &str) -> String {
         )),
     );
     for m in &rec.moves {
+        // a pass is the empty point, as in FF[4]
         let point =
-            m.xy.map(|(x, y)| format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char))
+            m.xy.map(|(x, y)| coord::sgf_point(x, y))
                 .unwrap_or_default();
         let mut comment = format!("{} ms", m.ms);
         if !m.note.is_empty() {

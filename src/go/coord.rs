@@ -1,7 +1,7 @@
 //! Coordinates in the notations players use: GTP vertices (`D4`, letters
 //! skip `I`, rows counted from the bottom) and SGF points (`dd`, from the top).
 
-use super::board::{Board, Point};
+use super::board::Board;
 use super::color::Move;
 
 const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -35,18 +35,7 @@ pub fn from_gtp(board: &Board, text: &str) -> Option<Move> {
         .map(Move::Play)
 }
 
-/// An SGF point (`dd`; the empty string for a pass, as in FF[4]).
-pub fn to_sgf(board: &Board, mv: Move) -> String {
-    match mv {
-        Move::Pass => String::new(),
-        Move::Play(p) => {
-            let (x, y) = board.xy(p);
-            format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
-        }
-    }
-}
-
-/// Column and row as the arena writes them: `place_move X Y`.
-pub fn to_arena(board: &Board, p: Point) -> (usize, usize) {
-    board.xy(p)
+/// An SGF point for column `x`, row `y` from the top (`dd`).
+pub fn sgf_point(x: usize, y: usize) -> String {
+    format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
 }

@@ -4,7 +4,7 @@
 use super::lines::{self, Line};
 use super::state::Table;
 use super::thinker::Thinker;
-use crate::go::{Game, Move};
+use crate::go::{Board, Move};
 use crate::search::time::{self, Clock, Plan};
 use crate::search::Config;
 use std::io::Write;
@@ -22,11 +22,11 @@ impl Default for Bot {
 }
 
 /// An answer as the engine reads it: `place_move X Y` (column, row) or `pass`.
-pub fn answer_text(game: &Game, mv: Move) -> String {
+pub fn answer_text(board: &Board, mv: Move) -> String {
     match mv {
         Move::Pass => "pass".to_string(),
         Move::Play(p) => {
-            let (x, y) = game.board().xy(p);
+            let (x, y) = board.xy(p);
             format!("place_move {x} {y}")
         }
     }
@@ -103,7 +103,7 @@ impl Bot {
             read_at + plan.hard,
             &turn.avoid,
         );
-        let text = answer_text(&game, mv);
+        let text = answer_text(game.board(), mv);
         self.table.play_ours(mv);
         log::info!("answered {text} after {:?}", read_at.elapsed());
         text

@@ -35,9 +35,6 @@ impl Budget {
             playouts: None,
         }
     }
-    pub fn for_duration(d: Duration) -> Budget {
-        Budget::until(Instant::now() + d)
-    }
 }
 
 /// What a search did, for logs and benchmarks.
