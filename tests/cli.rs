@@ -57,16 +57,7 @@ fn fails(args: &[&str], input: &str) -> String {
 }
 
 // Seed 001's test cases, verbatim.
-const CASE_1: &str = "- - - X - O - - -
-- - - X - O - - -
-- - - X - O - - -
-- - - X O - - O -
-X X X O - O O - -
-- - - X O - - O O
-- - - X - O - - -
-- - - X - O - X -
-- - - - - O - - -
-";
+const CASE_1: &str = include_str!("data/seed_001_example.txt");
 const CASE_2: &str = "Xavier is insane -- says Oliver\n";
 const CASE_3: &str = "Code-Golf\n";
 /// 40 + 1 + 40 board characters: a 9x9 board.

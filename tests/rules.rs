@@ -630,16 +630,7 @@ fn non_square_boards() {
 }
 
 /// Seed 001's example, scored in the seed as black 23, white 29.
-const SEED_001: &str = "
-    - - - X - O - - -
-    - - - X - O - - -
-    - - - X - O - - -
-    - - - X O - - O -
-    X X X O - O O - -
-    - - - X O - - O O
-    - - - X - O - - -
-    - - - X - O - X -
-    - - - - - O - - -";
+const SEED_001: &str = include_str!("data/seed_001_example.txt");
 
 #[test]
 fn tromp_taylor_area_score() {
