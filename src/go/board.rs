@@ -88,6 +88,12 @@ impl Heads {
         self.n += 1;
         true
     }
+    /// Appends `h` when `yes`, without a branch; unused slots stay 0.
+    #[inline(always)]
+    fn push_if(&mut self, h: u16, yes: bool) {
+        self.h[self.n & 3] |= h & (yes as u16).wrapping_neg();
+        self.n += yes as usize;
+    }
     #[inline]
     fn as_slice(&self) -> &[u16] {
         &self.h[..self.n]
@@ -704,6 +710,10 @@ impl Board {
 
     /// Sets a lone stone of `c` on `p`, taking `p` from the liberties of the
     /// strings around it. Returns those strings: own, then enemy.
+    ///
+    /// Which neighbour is what is random in a playout, so this path is
+    /// written without branches on it: empty and off-board cells have head
+    /// 0, whose liberty count is a scratch slot that absorbs the updates.
     #[inline]
     fn put_stone(&mut self, c: Color, p: Point) -> (Heads, Heads) {
         let i = p.idx();
@@ -713,40 +723,53 @@ impl Board {
         self.head[i] = p.0;
         self.next[i] = p.0;
         self.size[i] = 1;
-        let nbr = self.nbr[i];
-        self.libs[i] = nbr & 0xF;
-        let (mut friends, mut enemies) = (Heads::new(), Heads::new());
-        if nbr & 0x0FF0 == 0 {
-            return (friends, enemies); // no stone around
+        let heads = self.distinct_heads(p);
+        for h in heads {
+            self.libs[ix(h)] = self.libs[ix(h)].wrapping_sub(1);
         }
-        let own = c.stone();
-        for n in self.neighbors(p) {
+        self.libs[0] = 0;
+        self.libs[i] = self.nbr[i] & 0xF;
+        let (own, opp) = (c.stone(), c.opp().stone());
+        let (mut friends, mut enemies) = (Heads::new(), Heads::new());
+        for (n, h) in self.neighbors(p).into_iter().zip(heads) {
             let cell = self.cells[n.idx()];
-            if cell == own {
-                let h = self.head[n.idx()];
-                if friends.insert(h) {
-                    self.libs[ix(h)] -= 1;
-                }
-            } else if cell == c.opp().stone() {
-                let h = self.head[n.idx()];
-                if enemies.insert(h) {
-                    self.libs[ix(h)] -= 1;
-                }
-            }
+            friends.push_if(h, (cell == own) & (h != NONE));
+            enemies.push_if(h, (cell == opp) & (h != NONE));
         }
         (friends, enemies)
+    }
+
+    /// The heads of the strings around `p`, each named once; [`NONE`] for an
+    /// empty or off-board neighbour and for a repeat.
+    #[inline(always)]
+    fn distinct_heads(&self, p: Point) -> [u16; 4] {
+        let [a, b, c, d] = self.neighbors(p).map(|n| self.head[n.idx()]);
+        let keep = |x: u16, fresh: bool| x & (fresh as u16).wrapping_neg();
+        [
+            a,
+            keep(b, b != a),
+            keep(c, (c != a) & (c != b)),
+            keep(d, (d != a) & (d != b) & (d != c)),
+        ]
+    }
+
+    /// Whether a stone of the string `h` is next to `n`. Needs no colour test:
+    /// only stones have a head other than [`NONE`].
+    #[inline(always)]
+    fn touches(&self, n: u16, h: u16) -> bool {
+        let s = self.stride;
+        (self.head[ix(n.wrapping_sub(s))] == h)
+            | (self.head[ix(n.wrapping_sub(1))] == h)
+            | (self.head[ix(n.wrapping_add(1))] == h)
+            | (self.head[ix(n.wrapping_add(s))] == h)
     }
 
     /// Adds the lone stone `p` to the string `h`, counting only the liberties
     /// of `p` the string did not already have.
     fn join_single(&mut self, p: Point, h: u16) {
         let mut extra = 0;
-        if self.has_empty_neighbor(p) {
-            for n in self.neighbors(p) {
-                if self.cells[n.idx()] == Cell::Empty && !self.touches(n, h) {
-                    extra += 1;
-                }
-            }
+        for n in self.neighbors(p) {
+            extra += ((self.cells[n.idx()] == Cell::Empty) & !self.touches(n.0, h)) as u16;
         }
         let (i, hi) = (p.idx(), h as usize);
         self.head[i] = h;
@@ -756,32 +779,22 @@ impl Board {
         self.libs[hi] += extra;
     }
 
-    /// Whether the empty point `n`, next to a stone just played or merged,
-    /// is a liberty of the string `h` (of that stone's colour). One own
-    /// neighbour means only that stone touches `n`.
-    #[inline]
-    fn touches(&self, n: Point, h: u16) -> bool {
-        let own = self.cells[ix(h)];
-        self.nbr_count(n, own) > 1
-            && self
-                .neighbors(n)
-                .iter()
-                .any(|&m| self.cells[m.idx()] == own && self.head[m.idx()] == h)
-    }
-
     /// Merges `p` and the strings `heads` into the largest. Only the smaller
     /// strings are walked: their liberties that the largest string lacks are
     /// added to its count, so merging costs the size of what is merged in.
     fn join_many(&mut self, p: Point, heads: &[u16]) {
         let big = *heads.iter().max_by_key(|&&h| self.size[ix(h)]).unwrap();
-        let touches_big = |b: &Board, n: Point| b.touches(n, big);
+        // a point counts once: the set needs no test of what it holds, since
+        // stones and liberties of `big` are never counted anyway
         let mut seen = PointSet::new();
         let mut extra = 0;
-        for n in self.neighbors(p) {
-            if self.cells[n.idx()] == Cell::Empty && !touches_big(self, n) && seen.insert(n) {
-                extra += 1;
+        let mut count = |b: &Board, s: u16| {
+            for n in b.neighbors(Point(s)) {
+                let fresh = seen.insert(n);
+                extra += ((b.cells[n.idx()] == Cell::Empty) & !b.touches(n.0, big) & fresh) as u16;
             }
-        }
+        };
+        count(self, p.0);
         for &h in heads {
             // p was taken from the counts already: 0 means nothing to add
             if h == big || self.libs[ix(h)] == 0 {
@@ -789,16 +802,7 @@ impl Board {
             }
             let mut s = h;
             loop {
-                if self.has_empty_neighbor(Point(s)) {
-                    for n in self.neighbors(Point(s)) {
-                        if self.cells[n.idx()] == Cell::Empty
-                            && !touches_big(self, n)
-                            && seen.insert(n)
-                        {
-                            extra += 1;
-                        }
-                    }
-                }
+                count(self, s);
                 s = self.next[ix(s)];
                 if s == h {
                     break;
@@ -844,19 +848,18 @@ impl Board {
             self.hash ^= key[si];
             self.add_empty(Point(s));
             count += 1;
-            if self.nbr[si] & 0x0FF0 != 0 {
-                let mut done = Heads::new();
-                for n in self.neighbors(Point(s)) {
-                    if self.cells[n.idx()].is_stone() && done.insert(self.head[n.idx()]) {
-                        self.libs[self.head[n.idx()] as usize] += 1;
-                    }
-                }
+            // stones of this string still on the board give a liberty back
+            // to a string about to vanish: harmless
+            self.head[si] = NONE;
+            for h in self.distinct_heads(Point(s)) {
+                self.libs[ix(h)] = self.libs[ix(h)].wrapping_add(1);
             }
             s = self.next[si];
             if s == start {
                 break;
             }
         }
+        self.libs[0] = 0;
         count
     }
 
@@ -955,6 +958,9 @@ impl Board {
                 return Err(format!("3x3 code at {:?} is stale", self.xy(p)));
             }
             if !self.at(p).is_stone() {
+                if self.head[p.idx()] != NONE {
+                    return Err(format!("the empty point {:?} has a head", self.xy(p)));
+                }
                 continue;
             }
             let (mine, theirs) = (self.string_id(p), fresh.string_id(p));
