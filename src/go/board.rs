@@ -64,34 +64,29 @@ impl fmt::Display for Illegal {
     }
 }
 
-/// Up to four distinct strings around a point, named by their heads.
+/// Up to `N` distinct points (string heads, or liberties), in a fixed array
+/// whose unused slots hold 0, which no real point is: membership compares
+/// every slot without a branch.
 #[derive(Clone, Copy)]
-struct Heads {
-    h: [u16; 4],
+struct Heads<const N: usize = 4> {
+    h: [u16; N],
     n: usize,
 }
 
-impl Heads {
+impl<const N: usize> Heads<N> {
     #[inline]
-    fn new() -> Heads {
-        Heads { h: [0; 4], n: 0 }
+    fn new() -> Self {
+        debug_assert!(N.is_power_of_two());
+        Heads { h: [0; N], n: 0 }
     }
-    /// Adds `h`; true if it was not there yet.
-    #[inline]
-    fn insert(&mut self, h: u16) -> bool {
-        // unused slots hold 0, which no real point is: compare all four
-        debug_assert!(h != NONE);
-        if self.h[0] == h || self.h[1] == h || self.h[2] == h || self.h[3] == h {
-            return false;
-        }
-        self.h[self.n & 3] = h;
-        self.n += 1;
-        true
+    #[inline(always)]
+    fn contains(&self, x: u16) -> bool {
+        self.h.iter().fold(false, |any, &h| any | (h == x))
     }
     /// Appends `h` when `yes`, without a branch; unused slots stay 0.
     #[inline(always)]
     fn push_if(&mut self, h: u16, yes: bool) {
-        self.h[self.n & 3] |= h & (yes as u16).wrapping_neg();
+        self.h[self.n & (N - 1)] |= h & (yes as u16).wrapping_neg();
         self.n += yes as usize;
     }
     #[inline]
@@ -380,11 +375,8 @@ impl Board {
     /// Exact liberty count of the string through `p` (0 for an empty point).
     #[inline]
     pub fn liberty_count(&self, p: Point) -> usize {
-        if self.cells[p.idx()].is_stone() {
-            self.libs[self.head[p.idx()] as usize] as usize
-        } else {
-            0
-        }
+        // empty and off-board points have head 0, whose count stays 0
+        self.libs[ix(self.head[p.idx()])] as usize
     }
 
     /// The string through `p`, named by a stone that is the same for all its
@@ -486,21 +478,24 @@ impl Board {
                 return false;
             }
         }
-        if p.0 == self.ko && c == self.to_move {
-            return false;
-        }
         // no empty neighbour: legal if an own string keeps a liberty or an
-        // enemy string is captured
-        for n in self.neighbors(p) {
+        // enemy string is captured, and it does not retake a ko
+        let lives = self.neighbors(p).into_iter().fold(false, |any, n| {
             let cell = self.cells[n.idx()];
-            if cell.is_stone() {
-                let libs = self.libs[ix(self.head[n.idx()])];
-                if (cell == own) == (libs > 1) {
-                    return true;
-                }
-            }
-        }
-        false
+            let libs = self.libs[ix(self.head[n.idx()])];
+            any | ((cell == own) & (libs > 1)) | ((cell == opp) & (libs == 1))
+        });
+        lives & !((p.0 == self.ko) & (c == self.to_move))
+    }
+
+    /// Stones in the string a stone of `c` at `p` would form, captures aside.
+    #[inline]
+    pub fn joined_size(&self, c: Color, p: Point) -> usize {
+        let own = c.stone();
+        let sizes = self.neighbors(p).into_iter().zip(self.distinct_heads(p));
+        1 + sizes.fold(0, |total, (n, h)| {
+            total + ((self.cells[n.idx()] == own) as usize) * self.size[ix(h)] as usize
+        })
     }
 
     /// Whether the empty point `p` has only stones of `c` (or the edge) as
@@ -573,55 +568,54 @@ impl Board {
     /// self-atari and ladders.
     pub fn liberties_after(&self, c: Color, p: Point, limit: usize) -> usize {
         let limit = limit.min(8);
-        let nbr = self.nbr[p.idx()];
-        if (nbr & 0xF) as usize >= limit {
+        let empties = (self.nbr[p.idx()] & 0xF) as usize;
+        if empties >= limit {
             return limit;
         }
-        let own = c.stone();
-        let opp = c.opp().stone();
-        let mut captured = Heads::new();
-        let mut friends = Heads::new();
-        for n in self.neighbors(p) {
-            let (cell, h) = (self.cells[n.idx()], self.head[n.idx()]);
-            if cell == opp && self.libs[ix(h)] == 1 {
-                captured.insert(h);
-            } else if cell == own {
-                // the joined string keeps all of this one's liberties but `p`
-                if self.libs[ix(h)] as usize > limit {
-                    return limit;
-                }
-                friends.insert(h);
-            }
+        let (own, opp) = (c.stone(), c.opp().stone());
+        let (mut captured, mut friends) = (Heads::<4>::new(), Heads::<4>::new());
+        let mut roomy = false;
+        for (n, h) in self.neighbors(p).into_iter().zip(self.distinct_heads(p)) {
+            let (cell, libs) = (self.cells[n.idx()], self.libs[ix(h)] as usize);
+            captured.push_if(h, (cell == opp) & (libs == 1));
+            friends.push_if(h, (cell == own) & (h != NONE));
+            // the joined string keeps all of a friend's liberties but `p`
+            roomy |= (cell == own) & (libs > limit);
         }
-        // a point is a liberty afterwards if it is empty or a captured stone
-        let freed = |q: Point| {
+        if roomy {
+            return limit;
+        }
+        if friends.n == 0 && captured.n == 0 {
+            return empties;
+        }
+        // a point is a liberty afterwards if it is empty or a captured
+        // stone; p itself is neither
+        let mut found = Heads::<8>::new();
+        let add = |q: Point, found: &mut Heads<8>| {
             let cell = self.cells[q.idx()];
-            cell == Cell::Empty
-                || (cell == opp && captured.as_slice().contains(&self.head[q.idx()]))
-        };
-        let mut found: ArrayVec<u16, 8> = ArrayVec::new();
-        let add = |q: Point, found: &mut ArrayVec<u16, 8>| {
-            if q != p && freed(q) && !found.contains(&q.0) {
-                found.push(q.0);
-            }
+            let freed =
+                (cell == Cell::Empty) | ((cell == opp) & captured.contains(self.head[q.idx()]));
+            found.push_if(q.0, freed & (q != p) & !found.contains(q.0));
         };
         for n in self.neighbors(p) {
             add(n, &mut found);
         }
         for &h in friends.as_slice() {
-            for s in self.stones(Point(h)) {
-                if found.len() >= limit {
+            let mut s = h;
+            loop {
+                for q in self.neighbors(Point(s)) {
+                    add(q, &mut found);
+                }
+                if found.n >= limit {
                     return limit;
                 }
-                for q in self.neighbors(s) {
-                    add(q, &mut found);
-                    if found.len() >= limit {
-                        return limit;
-                    }
+                s = self.next[ix(s)];
+                if s == h {
+                    break;
                 }
             }
         }
-        found.len().min(limit)
+        found.n.min(limit)
     }
 
     /// The Zobrist hash the board would have after `c` plays the legal move `p`.
@@ -730,7 +724,7 @@ impl Board {
         self.libs[0] = 0;
         self.libs[i] = self.nbr[i] & 0xF;
         let (own, opp) = (c.stone(), c.opp().stone());
-        let (mut friends, mut enemies) = (Heads::new(), Heads::new());
+        let (mut friends, mut enemies) = (Heads::<4>::new(), Heads::<4>::new());
         for (n, h) in self.neighbors(p).into_iter().zip(heads) {
             let cell = self.cells[n.idx()];
             friends.push_if(h, (cell == own) & (h != NONE));
@@ -943,6 +937,12 @@ impl Board {
                 "{} empties, recomputed {}",
                 self.n_empty, fresh.n_empty
             ));
+        }
+        if self.libs[0] != 0 {
+            return Err("the scratch liberty slot is not 0".into());
+        }
+        if self.libs[0] != 0 {
+            return Err("the scratch liberty slot is not 0".into());
         }
         for &e in self.empty_points() {
             if self.cells[ix(e)] != Cell::Empty || self.empties[self.empty_at[ix(e)] as usize] != e

@@ -74,17 +74,34 @@ fn around(board: &Board, last: Point) -> [Point; 9] {
     [last, n[0], n[1], n[2], n[3], d[0], d[1], d[2], d[3]]
 }
 
+/// Bit k set when the k-th point holds a `kind` string in atari. Which
+/// points do is random in a playout, so the test has no branch.
+#[inline]
+fn in_atari<const N: usize>(board: &Board, points: &[Point; N], kind: Cell) -> u32 {
+    points.iter().enumerate().fold(0, |mask, (k, &q)| {
+        mask | ((((board.at(q) == kind) & (board.liberty_count(q) == 1)) as u32) << k)
+    })
+}
+
+/// The points whose bits are set in `mask`.
+#[inline]
+fn marked<const N: usize>(points: [Point; N], mut mask: u32) -> impl Iterator<Item = Point> {
+    std::iter::from_fn(move || {
+        let k = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (k < N).then(|| points[k])
+    })
+}
+
 /// Liberties that capture an opponent string in atari near the last move.
 fn captures_near(board: &Board, last: Point, out: &mut Candidates) {
     out.clear();
     let c = board.to_move();
-    let opp = c.opp().stone();
-    for q in around(board, last) {
-        if board.at(q) == opp && board.liberty_count(q) == 1 {
-            if let Some(lib) = board.atari_liberty(q) {
-                if !out.contains(&lib) && board.is_legal(c, lib) {
-                    out.push(lib);
-                }
+    let points = around(board, last);
+    for q in marked(points, in_atari(board, &points, c.opp().stone())) {
+        if let Some(lib) = board.atari_liberty(q) {
+            if !out.contains(&lib) && board.is_legal(c, lib) {
+                out.push(lib);
             }
         }
     }
@@ -93,12 +110,8 @@ fn captures_near(board: &Board, last: Point, out: &mut Candidates) {
 /// Moves that save an own string the last move put in atari.
 fn saves_near(board: &Board, last: Point, out: &mut Candidates) {
     out.clear();
-    let c = board.to_move();
-    let own = c.stone();
-    for q in board.neighbors(last) {
-        if board.at(q) != own || board.liberty_count(q) != 1 {
-            continue;
-        }
+    let points = board.neighbors(last);
+    for q in marked(points, in_atari(board, &points, board.to_move().stone())) {
         save_string(board, q, out);
     }
 }
@@ -196,13 +209,14 @@ fn patterns_near(board: &Board, last: Point, out: &mut Candidates) {
     out.clear();
     let c = board.to_move();
     let table = patterns::table();
-    for q in around(board, last).into_iter().skip(1) {
-        if board.at(q) == Cell::Empty
-            && table.matches(board, q)
-            && board.is_legal(c, q)
-            && !board.is_eye(c, q)
-            && !self_atari(board, c, q)
-        {
+    let n = board.neighbors(last);
+    let d = board.diagonals(last);
+    let points = [n[0], n[1], n[2], n[3], d[0], d[1], d[2], d[3]];
+    let shaped = points.iter().enumerate().fold(0, |mask, (k, &q)| {
+        mask | ((((board.at(q) == Cell::Empty) & table.matches(board, q)) as u32) << k)
+    });
+    for q in marked(points, shaped) {
+        if board.is_legal(c, q) && !board.is_eye(c, q) && !self_atari(board, c, q) {
             out.push(q);
         }
     }
@@ -214,29 +228,13 @@ pub fn self_atari(board: &Board, c: Color, p: Point) -> bool {
     board.nbr_count(p, Cell::Empty) < 2 && board.liberties_after(c, p, 2) < 2
 }
 
-/// Stones in the string a stone of `c` at `p` would form.
-fn joined_size(board: &Board, c: Color, p: Point) -> usize {
-    let mut seen: ArrayVec<Point, 4> = ArrayVec::new();
-    let mut size = 1;
-    for n in board.neighbors(p) {
-        if board.at(n) == c.stone() {
-            let id = board.string_id(n);
-            if !seen.contains(&id) {
-                seen.push(id);
-                size += board.string_size(n);
-            }
-        }
-    }
-    size
-}
-
 /// A random legal move that does not fill an own eye; self-ataris of three
 /// or more stones are refused most of the time. Pass when nothing is left.
 pub fn random_move(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
     let c = board.to_move();
     random_move_where(board, rng, |p, rng| {
         board.nbr_count(p, Cell::Empty) >= 2 // two liberties at least
-            || joined_size(board, c, p) < 3
+            || board.joined_size(c, p) < 3
             || board.liberties_after(c, p, 2) >= 2
             || !rng.chance(cfg.refuse_self_atari, 100)
     })

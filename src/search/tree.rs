@@ -323,13 +323,13 @@ impl<G: SearchGame> Tree<G> {
     fn backup(&mut self, result: f32, state: &G) {
         for k in (0..self.path.len()).rev() {
             let n = self.path[k];
-            let r = self.child_indices(n);
-            for i in r {
+            // whether a child was played first is random: no branch on it
+            for i in self.child_indices(n) {
                 let c = &mut self.nodes[i as usize];
-                if self.amaf.played_first_by(c.action, c.side) {
-                    c.amaf_visits += 1.0;
-                    c.amaf_wins += if c.side == 0 { result } else { 1.0 - result };
-                }
+                let hit = self.amaf.played_first_by(c.action, c.side) as u8 as f32;
+                let won = if c.side == 0 { result } else { 1.0 - result };
+                c.amaf_visits += hit;
+                c.amaf_wins += hit * won;
             }
             let node = &mut self.nodes[n as usize];
             node.playouts += 1;
