@@ -145,11 +145,25 @@ impl Searcher {
                     .is_some_and(|c| (c.playouts as u64) * PASS_SHARE < playouts);
             tree.simulate_through(&state, &mut self.rng, pass_due.then_some(PASS));
             playouts += 1;
-            if playouts.is_multiple_of(64) && self.should_stop(&tree, &budget, playouts, t0) {
+            // a playout in a position full of ladders can take milliseconds
+            // on a loaded machine: look at the clock often
+            if playouts.is_multiple_of(8) && self.should_stop(&tree, &budget, playouts, t0) {
                 break;
             }
         }
 
+        if let Some(late) = budget
+            .deadline
+            .map(|d| Instant::now().saturating_duration_since(d))
+        {
+            if late.as_millis() > 30 {
+                log::warn!(
+                    "the search stopped {} ms after its deadline ({playouts} playouts in {} ms)",
+                    late.as_millis(),
+                    t0.elapsed().as_millis()
+                );
+            }
+        }
         let mv = self.decide(&tree, game, literal, &root_ok);
         let mut stats = self.stats(&tree, mv, playouts, t0);
         stats.reused = reused;

@@ -109,7 +109,12 @@ pub fn plan_weighted(clock: Clock, moves_left: usize, weight: f64) -> Plan {
     let share = ((avail + clock.per_move * (n - 1)) / n).mul_f64(weight.clamp(0.1, 10.0));
     // Whatever would push the next bank over its cap is lost unless spent now.
     let overflow = (clock.bank + clock.per_move).saturating_sub(clock.max_bank);
-    let soft = share.max(overflow).min(avail);
+    // The search stops at `soft` and then still has to choose and report:
+    // a soft deadline at the hard one (the whole bank, on the last moves)
+    // would make it miss every time. Keep some room, a fifth of a short
+    // bank at least.
+    let room = GRACE.min(avail / 5);
+    let soft = share.max(overflow).min(avail - room);
     let hard = (soft + soft / 2 + GRACE).min(avail);
     Plan { soft, hard }
 }
@@ -151,7 +156,11 @@ mod tests {
                 n,
                 phase_weight(empty, 361),
             );
-            assert!(p.soft <= p.hard, "move {round}: {p:?}");
+            // the search gets room to finish between the two deadlines
+            assert!(
+                p.soft + GRACE.min((left.saturating_sub(MARGIN)) / 5) <= p.hard,
+                "move {round}: {p:?}"
+            );
             assert!(
                 p.hard + MARGIN <= left.max(MARGIN),
                 "move {round}: {p:?} {left:?}"
@@ -245,8 +254,12 @@ mod tests {
             max_bank: ms(10_000),
         };
         let p = plan(c, 1);
-        assert_eq!(p.soft, ms(6_000) - MARGIN);
-        assert_eq!(p.hard, p.soft);
+        assert_eq!(p.hard, ms(6_000) - MARGIN);
+        // the search stops early enough to answer by the hard deadline
+        assert_eq!(p.soft, p.hard - GRACE);
+        // with little left, a fifth of it is the room
+        let short = plan(Clock { bank: ms(150), ..c }, 1);
+        assert_eq!((short.soft, short.hard), (ms(80), ms(100)));
     }
 
     #[test]
