@@ -83,6 +83,14 @@ impl<const N: usize> Heads<N> {
     fn contains(&self, x: u16) -> bool {
         self.h.iter().fold(false, |any, &h| any | (h == x))
     }
+    /// Adds `h`; true if it was not there yet.
+    #[inline]
+    fn insert(&mut self, h: u16) -> bool {
+        debug_assert!(h != NONE);
+        let fresh = !self.contains(h);
+        self.push_if(h, fresh);
+        fresh
+    }
     /// Appends `h` when `yes`, without a branch; unused slots stay 0.
     #[inline(always)]
     fn push_if(&mut self, h: u16, yes: bool) {
@@ -568,54 +576,55 @@ impl Board {
     /// self-atari and ladders.
     pub fn liberties_after(&self, c: Color, p: Point, limit: usize) -> usize {
         let limit = limit.min(8);
-        let empties = (self.nbr[p.idx()] & 0xF) as usize;
-        if empties >= limit {
+        let nbr = self.nbr[p.idx()];
+        if (nbr & 0xF) as usize >= limit {
             return limit;
         }
-        let (own, opp) = (c.stone(), c.opp().stone());
-        let (mut captured, mut friends) = (Heads::<4>::new(), Heads::<4>::new());
-        let mut roomy = false;
-        for (n, h) in self.neighbors(p).into_iter().zip(self.distinct_heads(p)) {
-            let (cell, libs) = (self.cells[n.idx()], self.libs[ix(h)] as usize);
-            captured.push_if(h, (cell == opp) & (libs == 1));
-            friends.push_if(h, (cell == own) & (h != NONE));
-            // the joined string keeps all of a friend's liberties but `p`
-            roomy |= (cell == own) & (libs > limit);
+        let own = c.stone();
+        let opp = c.opp().stone();
+        let mut captured = Heads::<4>::new();
+        let mut friends = Heads::<4>::new();
+        for n in self.neighbors(p) {
+            let (cell, h) = (self.cells[n.idx()], self.head[n.idx()]);
+            if cell == opp && self.libs[ix(h)] == 1 {
+                captured.insert(h);
+            } else if cell == own {
+                // the joined string keeps all of this one's liberties but `p`
+                if self.libs[ix(h)] as usize > limit {
+                    return limit;
+                }
+                friends.insert(h);
+            }
         }
-        if roomy {
-            return limit;
-        }
-        if friends.n == 0 && captured.n == 0 {
-            return empties;
-        }
-        // a point is a liberty afterwards if it is empty or a captured
-        // stone; p itself is neither
-        let mut found = Heads::<8>::new();
-        let add = |q: Point, found: &mut Heads<8>| {
+        // a point is a liberty afterwards if it is empty or a captured stone
+        let freed = |q: Point| {
             let cell = self.cells[q.idx()];
-            let freed =
-                (cell == Cell::Empty) | ((cell == opp) & captured.contains(self.head[q.idx()]));
-            found.push_if(q.0, freed & (q != p) & !found.contains(q.0));
+            cell == Cell::Empty
+                || (cell == opp && captured.as_slice().contains(&self.head[q.idx()]))
+        };
+        let mut found: ArrayVec<u16, 8> = ArrayVec::new();
+        let add = |q: Point, found: &mut ArrayVec<u16, 8>| {
+            if q != p && freed(q) && !found.contains(&q.0) {
+                found.push(q.0);
+            }
         };
         for n in self.neighbors(p) {
             add(n, &mut found);
         }
         for &h in friends.as_slice() {
-            let mut s = h;
-            loop {
-                for q in self.neighbors(Point(s)) {
-                    add(q, &mut found);
-                }
-                if found.n >= limit {
+            for s in self.stones(Point(h)) {
+                if found.len() >= limit {
                     return limit;
                 }
-                s = self.next[ix(s)];
-                if s == h {
-                    break;
+                for q in self.neighbors(s) {
+                    add(q, &mut found);
+                    if found.len() >= limit {
+                        return limit;
+                    }
                 }
             }
         }
-        found.n.min(limit)
+        found.len().min(limit)
     }
 
     /// The Zobrist hash the board would have after `c` plays the legal move `p`.
