@@ -251,13 +251,15 @@ impl<G: SearchGame> Tree<G> {
         let (equiv, explore) = (self.config.rave_equiv, self.config.explore);
         let mut best = r.start;
         let mut best_value = f32::NEG_INFINITY;
+        let inv_equiv = 1.0 / equiv;
         for i in r {
             let c = &self.nodes[i as usize];
             let (nv, na) = (c.visits, c.amaf_visits);
-            let beta = na / (na + nv + nv * na / equiv + 1e-6);
-            let q = if nv > 0.0 { c.wins / nv } else { 0.5 };
-            let qa = if na > 0.0 { c.amaf_wins / na } else { 0.5 };
-            let mut value = (1.0 - beta) * q + beta * qa;
+            // (1 - b) q + b qa with b = na / (na + nv + nv na / equiv), over
+            // one denominator: one division and no test for empty counts
+            // (every child of every node on every path is scored here)
+            let k = 1.0 + na * inv_equiv;
+            let mut value = (c.wins * k + c.amaf_wins + 0.5e-3) / (nv * k + na + 1e-3);
             if explore > 0.0 {
                 value += explore * (log_n / (c.playouts as f32 + 1.0)).sqrt();
             }
