@@ -36,6 +36,12 @@ impl Reason {
         }
     }
 
+    /// Whether a side lost by a fault (no answer, an illegal answer, a
+    /// crash) rather than in play.
+    pub fn is_fault(self) -> bool {
+        matches!(self, Reason::Timeout | Reason::Illegal | Reason::Crash)
+    }
+
     /// Whether the board is counted (otherwise one side lost by a fault).
     pub fn counted(self) -> bool {
         matches!(

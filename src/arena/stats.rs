@@ -42,6 +42,10 @@ pub struct Summary {
     pub timeouts: [u32; 2],
     pub illegal: [u32; 2],
     pub reasons: BTreeMap<&'static str, usize>,
+    /// Games that ended in play, not by a fault (timeout, illegal move,
+    /// crash): A's wins, B's wins, draws. An engine that crashes now and
+    /// then (GNU Go does) would otherwise hand out wins.
+    pub in_play: [usize; 3],
 }
 
 impl Summary {
@@ -70,6 +74,9 @@ impl Summary {
             self.illegal[p] += rec.sides[c].illegal;
         }
         *self.reasons.entry(rec.reason.key()).or_default() += 1;
+        if !rec.reason.is_fault() {
+            self.in_play[rec.winner_player().unwrap_or(2)] += 1;
+        }
     }
 
     /// A's score (a draw counts half), if any game was played.
@@ -120,6 +127,19 @@ impl Summary {
             100.0 * lo,
             100.0 * hi
         ));
+        let [wa, wb, d] = self.in_play;
+        let played = wa + wb + d;
+        if played < n && played > 0 {
+            let p = (wa as f64 + 0.5 * d as f64) / played as f64;
+            let (lo, hi) = wilson(p, played as f64);
+            out.push_str(&format!(
+                "without the games lost by a fault: {a} {wa} - {wb} {b}{}, score of {a} {:.1} % over {played} games (95 % CI {:.1} % - {:.1} %, Wilson)\n",
+                if d > 0 { format!(" ({d} draws)") } else { String::new() },
+                100.0 * p,
+                100.0 * lo,
+                100.0 * hi
+            ));
+        }
         let elo_line = if p > 0.0 && p < 1.0 {
             format!("{:+.0} +- {:.0}", elo(p), elo_error(p, n as f64))
         } else if p >= 1.0 {
@@ -159,6 +179,47 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::record::Reason;
+    use crate::go::Color;
+
+    fn game(reason: Reason, black_wins: bool) -> GameRecord {
+        GameRecord {
+            index: 0,
+            seed: 0,
+            seats: [0, 1],
+            names: ["a".into(), "b".into()],
+            moves: Vec::new(),
+            reason,
+            detail: String::new(),
+            winner: Some(if black_wins {
+                Color::Black
+            } else {
+                Color::White
+            }),
+            result: String::new(),
+            margin: None,
+            area: None,
+            sides: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_crash_is_reported_apart() {
+        let mut s = Summary::new(["a".into(), "b".into()]);
+        s.add(&game(Reason::RoundLimit, false));
+        let plain = s.text();
+        assert!(!plain.contains("fault"), "{plain}");
+        s.add(&game(Reason::Crash, true));
+        s.add(&game(Reason::TwoPasses, true));
+        let text = s.text();
+        assert!(text.contains("score of a: 66.7 % over 3 games"), "{text}");
+        assert!(
+            text.contains(
+                "without the games lost by a fault: a 1 - 1 b, score of a 50.0 % over 2 games"
+            ),
+            "{text}"
+        );
+    }
 
     #[test]
     fn wilson_and_elo() {
