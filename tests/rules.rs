@@ -814,3 +814,45 @@ fn occupied_and_off_board_moves() {
     assert_eq!(g.check(Move::Pass), Ok(()));
     assert_eq!(Illegal::Superko.to_string(), "positional superko");
 }
+
+/// `copy_from` gives the source board exactly, from a board of the same
+/// size holding another position (the fast path) and from another size.
+#[test]
+fn copy_from_reproduces_the_board() {
+    use tengen::search::playout::random_move;
+    use tengen::search::rng::Rng;
+    let mut rng = Rng::new(5);
+    let mut game = Board::new(19, 19);
+    let mut scratch = Board::new(19, 19);
+    let mut other_size = Board::new(9, 13);
+    for k in 0..600 {
+        match random_move(&game, &mut rng) {
+            Move::Pass => game.pass(),
+            Move::Play(p) => {
+                game.play_legal(game.to_move(), p);
+            }
+        }
+        if k % 23 != 0 {
+            continue;
+        }
+        for copy in [&mut scratch, &mut other_size] {
+            copy.copy_from(&game);
+            assert_eq!(*copy, game, "move {k}");
+            copy.check_consistency()
+                .unwrap_or_else(|e| panic!("move {k}: {e}"));
+            // the copy plays on exactly like the original
+            let mut original = game.clone();
+            let mut r1 = Rng::new(k);
+            let mut r2 = Rng::new(k);
+            for _ in 0..40 {
+                let (m1, m2) = (random_move(&original, &mut r1), random_move(copy, &mut r2));
+                assert_eq!(m1, m2, "move {k}");
+                original.play(m1).unwrap();
+                copy.play(m2).unwrap();
+            }
+            assert_eq!(*copy, original, "move {k}");
+            copy.check_consistency().unwrap();
+        }
+        // the scratch board now holds another position: copy over it next time
+    }
+}

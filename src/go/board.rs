@@ -212,6 +212,34 @@ impl Board {
         b
     }
 
+    /// Makes `self` a copy of `src`. Between boards of one size only the
+    /// cells in use are copied (a 19x19 board uses 441 of the 1024), which
+    /// makes scratch boards for reading ladders cheap.
+    pub fn copy_from(&mut self, src: &Board) {
+        if (self.width, self.height) != (src.width, src.height) {
+            *self = src.clone();
+            return;
+        }
+        // points past the frame are never written: they match already
+        let len = (self.height() + 2) * self.stride as usize + 1;
+        self.cells[..len].copy_from_slice(&src.cells[..len]);
+        self.head[..len].copy_from_slice(&src.head[..len]);
+        self.next[..len].copy_from_slice(&src.next[..len]);
+        self.nbr[..len].copy_from_slice(&src.nbr[..len]);
+        self.ring[..len].copy_from_slice(&src.ring[..len]);
+        self.libs[..len].copy_from_slice(&src.libs[..len]);
+        self.size[..len].copy_from_slice(&src.size[..len]);
+        self.empty_at[..len].copy_from_slice(&src.empty_at[..len]);
+        let n = src.n_empty as usize;
+        self.empties[..n].copy_from_slice(&src.empties[..n]);
+        self.n_empty = src.n_empty;
+        self.hash = src.hash;
+        self.ko = src.ko;
+        self.to_move = src.to_move;
+        self.last = src.last;
+        self.captures = src.captures;
+    }
+
     /// The 8 points around `p` in reading order: NW N NE W E SW S SE.
     #[inline]
     pub fn ring(&self, p: Point) -> [Point; 8] {

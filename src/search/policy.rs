@@ -12,6 +12,7 @@ use super::playout::random_move_where;
 use super::rng::Rng;
 use crate::go::{Board, Cell, Color, Move, Point};
 use arrayvec::ArrayVec;
+use std::cell::RefCell;
 
 /// Probabilities (in percent) of trying each heuristic, so that playouts
 /// keep some variety.
@@ -146,18 +147,38 @@ pub fn save_string(board: &Board, s: Point, out: &mut Candidates) {
     }
 }
 
-/// Whether `c` extending at `lib` still gets caught in a ladder.
-pub fn ladder_after_extension(board: &Board, c: Color, lib: Point) -> bool {
-    let mut b = board.clone();
-    b.play_legal(c, lib);
-    let mut budget = 24;
-    caught_in_ladder(&b, lib, &mut budget)
+/// Positions a ladder reading may look at.
+const LADDER_BUDGET: u32 = 24;
+
+thread_local! {
+    /// Scratch boards for ladder reading, one a level. A playout reads
+    /// dozens of ladders: copying the used part of a kept board is much
+    /// cheaper than cloning a whole one each time.
+    static LADDER_BOARDS: RefCell<Vec<Board>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Reads a ladder against the string at `s` (two liberties, attacker to
-/// move): true if every defence ends in capture. Bounded by `budget`
-/// positions; an unfinished reading counts as an escape.
-fn caught_in_ladder(b: &Board, s: Point, budget: &mut u32) -> bool {
+/// Whether `c` extending at `lib` still gets caught in a ladder.
+pub fn ladder_after_extension(board: &Board, c: Color, lib: Point) -> bool {
+    LADDER_BOARDS.with_borrow_mut(|boards| {
+        if boards.is_empty() {
+            // every level spends budget before going deeper
+            boards.resize(LADDER_BUDGET as usize + 2, board.clone());
+        }
+        boards[0].copy_from(board);
+        boards[0].play_legal(c, lib);
+        let mut budget = LADDER_BUDGET;
+        caught_in_ladder(boards, lib, &mut budget)
+    })
+}
+
+/// Reads a ladder against the string at `s` in `boards[0]` (two liberties,
+/// attacker to move): true if every defence ends in capture. The other
+/// boards are scratch for the levels below. Bounded by `budget` positions;
+/// an unfinished reading counts as an escape.
+fn caught_in_ladder(boards: &mut [Board], s: Point, budget: &mut u32) -> bool {
+    let Some((b, rest)) = boards.split_first_mut() else {
+        return false;
+    };
     let defender = b.at(s).color().expect("a stone");
     let attacker = defender.opp();
     let libs = b.liberties::<3>(s);
@@ -165,14 +186,15 @@ fn caught_in_ladder(b: &Board, s: Point, budget: &mut u32) -> bool {
         return libs.len() < 2;
     }
     for &atari in &libs {
-        if *budget == 0 {
+        if *budget == 0 || rest.is_empty() {
             return false;
         }
         *budget -= 1;
         if !b.is_legal(attacker, atari) || b.liberties_after(attacker, atari, 2) < 2 {
             continue; // the atari stone itself would be captured at once
         }
-        let mut b2 = b.clone();
+        let b2 = &mut rest[0];
+        b2.copy_from(b);
         b2.play_legal(attacker, atari);
         // the defender may capture an attacking string in atari instead
         let escape_by_capture = b2.stones(s).any(|st| {
@@ -197,7 +219,7 @@ fn caught_in_ladder(b: &Board, s: Point, budget: &mut u32) -> bool {
             return true;
         }
         b2.play_legal(defender, run);
-        if caught_in_ladder(&b2, s, budget) {
+        if caught_in_ladder(rest, s, budget) {
             return true;
         }
     }
