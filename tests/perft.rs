@@ -58,6 +58,7 @@ fn play_checked(board: &mut Board, c: Color, p: Point) -> u32 {
     let hash = board.hash_after(c, p);
     // liberties_after counts up to a limit (of at most 8)
     let libs: Vec<usize> = (1..=8).map(|l| board.liberties_after(c, p, l)).collect();
+    let two = board.keeps_two_liberties(c, p);
     let captures = board.captures_at(c, p);
     let empties = board.empty_points().len();
     let taken_before = board.captures_by(c);
@@ -71,6 +72,7 @@ fn play_checked(board: &mut Board, c: Color, p: Point) -> u32 {
             "liberties_after with limit {l}\n{board:?}"
         );
     }
+    assert_eq!(two, real >= 2, "keeps_two_liberties\n{board:?}");
     assert_eq!(captures, captured > 0, "captures_at\n{board:?}");
     assert_eq!(board.empty_points().len() + 1, empties + captured as usize);
     assert_eq!(board.captures_by(c), taken_before + captured);

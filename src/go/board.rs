@@ -599,6 +599,24 @@ impl Board {
         true
     }
 
+    /// Whether a stone of `c` at `p` would have two liberties or more
+    /// (captures included): `liberties_after(c, p, 2) == 2`, answered first
+    /// from the neighbours alone. The playout asks this of most moves it
+    /// considers, and an own string with three liberties next to `p`
+    /// settles it in most cases.
+    #[inline]
+    pub fn keeps_two_liberties(&self, c: Color, p: Point) -> bool {
+        let nbr = self.nbr[p.idx()];
+        if nbr & 0xF >= 2 {
+            return true;
+        }
+        let own = c.stone();
+        let roomy = self.neighbors(p).into_iter().fold(false, |any, n| {
+            any | ((self.cells[n.idx()] == own) & (self.libs[ix(self.head[n.idx()])] > 2))
+        });
+        roomy || self.liberties_after(c, p, 2) >= 2
+    }
+
     /// The liberty count the string of a stone of `c` at `p` would have,
     /// counting up to `limit` (at most 8; captures included). Used to spot
     /// self-atari and ladders.

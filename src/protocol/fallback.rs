@@ -27,7 +27,7 @@ pub fn fallback(game: &Game, avoid: &[Point]) -> Move {
             let line = x.min(y).min(w - 1 - x).min(h - 1 - y).min(3);
             (
                 b.captures_at(c, p),
-                b.liberties_after(c, p, 2) >= 2,
+                b.keeps_two_liberties(c, p),
                 line,
                 std::cmp::Reverse(p),
             )

@@ -247,7 +247,7 @@ fn patterns_near(board: &Board, last: Point, out: &mut Candidates) {
 /// Whether a stone of `c` at `p` would leave its string with one liberty.
 #[inline]
 pub fn self_atari(board: &Board, c: Color, p: Point) -> bool {
-    board.nbr_count(p, Cell::Empty) < 2 && board.liberties_after(c, p, 2) < 2
+    !board.keeps_two_liberties(c, p)
 }
 
 /// A random legal move that does not fill an own eye; self-ataris of three
@@ -257,7 +257,7 @@ pub fn random_move(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
     random_move_where(board, rng, |p, rng| {
         board.nbr_count(p, Cell::Empty) >= 2 // two liberties at least
             || board.joined_size(c, p) < 3
-            || board.liberties_after(c, p, 2) >= 2
+            || board.keeps_two_liberties(c, p)
             || !rng.chance(cfg.refuse_self_atari, 100)
     })
 }
