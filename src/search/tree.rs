@@ -325,13 +325,16 @@ impl<G: SearchGame> Tree<G> {
     fn backup(&mut self, result: f32, state: &G) {
         for k in (0..self.path.len()).rev() {
             let n = self.path[k];
-            // whether a child was played first is random: no branch on it
-            for i in self.child_indices(n) {
-                let c = &mut self.nodes[i as usize];
-                let hit = self.amaf.played_first_by(c.action, c.side) as u8 as f32;
-                let won = if c.side == 0 { result } else { 1.0 - result };
-                c.amaf_visits += hit;
-                c.amaf_wins += hit * won;
+            // the children's moves are all of one side; whether each was
+            // played first is random: no branch on it
+            let r = self.child_indices(n);
+            if let Some(side) = self.nodes.get(r.start as usize).map(|c| c.side) {
+                let won = if side == 0 { result } else { 1.0 - result };
+                for c in &mut self.nodes[r.start as usize..r.end as usize] {
+                    let hit = self.amaf.played_first_by(c.action, side) as u8 as f32;
+                    c.amaf_visits += hit;
+                    c.amaf_wins += hit * won;
+                }
             }
             let node = &mut self.nodes[n as usize];
             node.playouts += 1;
