@@ -67,7 +67,6 @@ impl Default for PriorConfig {
 }
 
 /// A Go position inside the search.
-#[derive(Clone)]
 pub struct GoState {
     pub board: Board,
     pub komi: f32,
@@ -79,6 +78,32 @@ pub struct GoState {
     pub priors: PriorConfig,
     /// Weight of the score margin next to the win/loss result.
     pub score_weight: f32,
+}
+
+impl Clone for GoState {
+    fn clone(&self) -> Self {
+        GoState {
+            board: self.board.clone(),
+            komi: self.komi,
+            moves_left: self.moves_left,
+            passes: self.passes,
+            policy: self.policy,
+            priors: self.priors,
+            score_weight: self.score_weight,
+        }
+    }
+
+    /// Every simulation starts with this: the board copies only the
+    /// points in use.
+    fn clone_from(&mut self, src: &Self) {
+        self.board.copy_from(&src.board);
+        self.komi = src.komi;
+        self.moves_left = src.moves_left;
+        self.passes = src.passes;
+        self.policy = src.policy;
+        self.priors = src.priors;
+        self.score_weight = src.score_weight;
+    }
 }
 
 impl GoState {

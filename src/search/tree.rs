@@ -158,7 +158,10 @@ pub struct Tree<G: SearchGame> {
     amaf: Amaf,
     path: Vec<u32>,
     priors: Vec<Prior>,
-    _game: std::marker::PhantomData<G>,
+    /// The position a simulation plays on, kept between simulations so
+    /// that `clone_from` can reuse it (a Go board copies only the part in
+    /// use).
+    scratch: Option<Box<G>>,
 }
 
 impl<G: SearchGame> Tree<G> {
@@ -172,7 +175,7 @@ impl<G: SearchGame> Tree<G> {
             amaf: Amaf::new(state.actions()),
             path: Vec::with_capacity(64),
             priors: Vec::with_capacity(state.actions()),
-            _game: std::marker::PhantomData,
+            scratch: None,
         }
     }
 
@@ -280,7 +283,13 @@ impl<G: SearchGame> Tree<G> {
     /// A simulation that starts with the root child `first` (if the root
     /// has it), so that a move selection would neglect still gets measured.
     pub fn simulate_through(&mut self, root_state: &G, rng: &mut Rng, first: Option<u16>) -> f32 {
-        let mut state = root_state.clone();
+        let mut state = match self.scratch.take() {
+            Some(mut s) => {
+                G::clone_from(&mut s, root_state);
+                s
+            }
+            None => Box::new(root_state.clone()),
+        };
         self.path.clear();
         let mut n = self.root;
         self.path.push(n);
@@ -317,6 +326,7 @@ impl<G: SearchGame> Tree<G> {
         self.amaf.clear();
         let result = state.playout(rng, &mut self.amaf);
         self.backup(result, &state);
+        self.scratch = Some(state);
         result
     }
 
