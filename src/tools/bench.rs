@@ -76,11 +76,13 @@ pub fn light(starts: &[Board], budget: Duration, count: Option<u64>, seed: u64) 
     let t0 = Instant::now();
     let (mut playouts, mut moves) = (0u64, 0u64);
     let mut checksum = 0u64;
+    // one board played on and refilled, as the search does
+    let mut b = starts[0].clone();
     loop {
         // check the clock every few playouts only
         let batch = count.map_or(16, |n| n.saturating_sub(playouts).min(16));
         for _ in 0..batch {
-            let mut b = starts[playouts as usize % starts.len()].clone();
+            b.copy_from(&starts[playouts as usize % starts.len()]);
             let cap = 3 * b.area();
             moves += light_playout(&mut b, &mut rng, cap) as u64;
             checksum = checksum.wrapping_add(b.area_margin() as u64);
