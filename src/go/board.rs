@@ -64,20 +64,19 @@ impl fmt::Display for Illegal {
     }
 }
 
-/// Up to `N` distinct points (string heads, or liberties), in a fixed array
-/// whose unused slots hold 0, which no real point is: membership compares
-/// every slot without a branch.
+/// Up to four distinct strings around a point, named by their heads, in a
+/// fixed array whose unused slots hold 0, which no real point is: membership
+/// compares every slot without a branch.
 #[derive(Clone, Copy)]
-struct Heads<const N: usize = 4> {
-    h: [u16; N],
+struct Heads {
+    h: [u16; 4],
     n: usize,
 }
 
-impl<const N: usize> Heads<N> {
+impl Heads {
     #[inline]
-    fn new() -> Self {
-        debug_assert!(N.is_power_of_two());
-        Heads { h: [0; N], n: 0 }
+    fn new() -> Heads {
+        Heads { h: [0; 4], n: 0 }
     }
     #[inline(always)]
     fn contains(&self, x: u16) -> bool {
@@ -94,7 +93,7 @@ impl<const N: usize> Heads<N> {
     /// Appends `h` when `yes`, without a branch; unused slots stay 0.
     #[inline(always)]
     fn push_if(&mut self, h: u16, yes: bool) {
-        self.h[self.n & (N - 1)] |= h & (yes as u16).wrapping_neg();
+        self.h[self.n & 3] |= h & (yes as u16).wrapping_neg();
         self.n += yes as usize;
     }
     #[inline]
@@ -270,13 +269,6 @@ impl Board {
             code |= (self.cells[q.idx()] as u16) << (2 * k);
         }
         code
-    }
-
-    /// Whether `p` has an empty neighbour (then a stone there is never
-    /// suicide, never fills an eye and never retakes a ko).
-    #[inline]
-    pub fn has_empty_neighbor(&self, p: Point) -> bool {
-        self.nbr[p.idx()] & 0xF != 0
     }
 
     /// How many neighbours of `p` are `kind` (the frame counts as `Off`).
@@ -628,8 +620,8 @@ impl Board {
         }
         let own = c.stone();
         let opp = c.opp().stone();
-        let mut captured = Heads::<4>::new();
-        let mut friends = Heads::<4>::new();
+        let mut captured = Heads::new();
+        let mut friends = Heads::new();
         for n in self.neighbors(p) {
             let (cell, h) = (self.cells[n.idx()], self.head[n.idx()]);
             if cell == opp && self.libs[ix(h)] == 1 {
@@ -645,8 +637,7 @@ impl Board {
         // a point is a liberty afterwards if it is empty or a captured stone
         let freed = |q: Point| {
             let cell = self.cells[q.idx()];
-            cell == Cell::Empty
-                || (cell == opp && captured.as_slice().contains(&self.head[q.idx()]))
+            cell == Cell::Empty || (cell == opp && captured.contains(self.head[q.idx()]))
         };
         let mut found: ArrayVec<u16, 8> = ArrayVec::new();
         let add = |q: Point, found: &mut ArrayVec<u16, 8>| {
@@ -779,7 +770,7 @@ impl Board {
         self.libs[0] = 0;
         self.libs[i] = self.nbr[i] & 0xF;
         let (own, opp) = (c.stone(), c.opp().stone());
-        let (mut friends, mut enemies) = (Heads::<4>::new(), Heads::<4>::new());
+        let (mut friends, mut enemies) = (Heads::new(), Heads::new());
         for (n, h) in self.neighbors(p).into_iter().zip(heads) {
             let cell = self.cells[n.idx()];
             friends.push_if(h, (cell == own) & (h != NONE));
@@ -992,9 +983,6 @@ impl Board {
                 "{} empties, recomputed {}",
                 self.n_empty, fresh.n_empty
             ));
-        }
-        if self.libs[0] != 0 {
-            return Err("the scratch liberty slot is not 0".into());
         }
         if self.libs[0] != 0 {
             return Err("the scratch liberty slot is not 0".into());

@@ -84,25 +84,26 @@ impl Clone for GoState {
     fn clone(&self) -> Self {
         GoState {
             board: self.board.clone(),
-            komi: self.komi,
-            moves_left: self.moves_left,
-            passes: self.passes,
-            policy: self.policy,
-            priors: self.priors,
-            score_weight: self.score_weight,
+            ..*self
         }
     }
 
     /// Every simulation starts with this: the board copies only the
-    /// points in use.
+    /// points in use. (Listing every field makes a new one a compile
+    /// error here rather than a value silently kept from the last game.)
     fn clone_from(&mut self, src: &Self) {
-        self.board.copy_from(&src.board);
-        self.komi = src.komi;
-        self.moves_left = src.moves_left;
-        self.passes = src.passes;
-        self.policy = src.policy;
-        self.priors = src.priors;
-        self.score_weight = src.score_weight;
+        let GoState {
+            board,
+            komi,
+            moves_left,
+            passes,
+            policy,
+            priors,
+            score_weight,
+        } = src;
+        self.board.copy_from(board);
+        (self.komi, self.moves_left, self.passes) = (*komi, *moves_left, *passes);
+        (self.policy, self.priors, self.score_weight) = (*policy, *priors, *score_weight);
     }
 }
 
