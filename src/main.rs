@@ -10,12 +10,15 @@ tengen: a Go bot for the TheAIGames / Riddles.io arena
 
 usage:
   tengen                 the arena bot: reads the engine's lines on stdin
+  tengen bot [--set NAME=VALUE]...
+                         the arena bot with search parameters changed
+                         (tengen bot --help lists them)
   tengen score [--komi K]
                          Tromp-Taylor count of an X/O/- diagram on stdin
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
                          playouts per second, one thread
-  tengen gtp [--seconds S]
+  tengen gtp [--seconds S] [--set NAME=VALUE]...
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)
   tengen random-bot [--seed S]
@@ -39,6 +42,8 @@ fn dispatch(command: &str, args: Vec<String>) -> Result<String, ToolError> {
         "score" => tools::score::run(args, &read_stdin()?),
         "validate" => tools::validate::run(args, &read_stdin()?),
         "bench" => tools::bench::run(args),
+        "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
+        "bot" => tengen::protocol::run_tuned_bot(args).map(|()| String::new()),
         "gtp" => tengen::protocol::run_gtp(args).map(|()| String::new()),
         "random-bot" => tengen::protocol::run_random_bot(args).map(|()| String::new()),
         "arena" => tengen::arena::run(args).map(|()| String::new()),
@@ -47,6 +52,17 @@ fn dispatch(command: &str, args: Vec<String>) -> Result<String, ToolError> {
             "unknown command {other:?}\n\n{HELP}"
         ))),
     }
+}
+
+fn params_help() -> String {
+    let mut text = String::from(
+        "tengen bot [--set NAME=VALUE]...: the arena bot, its search changed.\n\
+         `tengen gtp` takes the same --set. Parameters:\n",
+    );
+    for (name, what) in tengen::search::PARAMS {
+        text += &format!("  {name:26} {what}\n");
+    }
+    text
 }
 
 fn main() -> ExitCode {

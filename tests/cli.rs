@@ -236,3 +236,32 @@ fn unknown_subcommand_fails() {
         "{help}"
     );
 }
+
+#[test]
+fn the_tuned_bot_plays_and_refuses_unknown_parameters() {
+    let input = "settings your_botid 1\nsettings field_width 9\nsettings field_height 9\n\
+                 update game round 1\nupdate game move 1\n\
+                 update game field 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n\
+                 action move 10000\n";
+    let out = ok(
+        &["bot", "--set", "playouts=200", "--set=tree.rave_equiv=500"],
+        input,
+    );
+    let answer = out.trim();
+    let xy: Vec<usize> = answer
+        .strip_prefix("place_move ")
+        .unwrap_or_else(|| panic!("answer {answer:?}"))
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(xy.len() == 2 && xy[0] < 9 && xy[1] < 9, "{answer}");
+    let e = fails(&["bot", "--set", "tree.nonsense=1"], input);
+    assert!(
+        e.contains("tree.nonsense") && e.contains("tree.rave_equiv"),
+        "{e}"
+    );
+    fails(&["bot", "--set", "tree.rave_equiv=-3"], input);
+    fails(&["bot", "--set"], input);
+    fails(&["gtp", "--set", "policy.capture=200"], "");
+    assert!(ok(&["bot", "--help"], "").contains("priors.near_last_1"));
+}

@@ -249,3 +249,16 @@ fn the_same_seed_and_count_give_the_same_move() {
     let b = think(&g, None, 800, 5);
     assert_eq!(a, b);
 }
+
+#[test]
+fn a_playout_cap_in_the_config_bounds_every_search() {
+    let g = Game::new(9, 9, KOMI);
+    let mut config = Config::default();
+    config.set("playouts=300").unwrap();
+    let mut s = Searcher::new(config);
+    let (_, stats) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(5_000));
+    assert!(stats.playouts > 0 && stats.playouts <= 300, "{stats:?}");
+    // and a budget below the cap still wins
+    let (_, stats) = searcher(1).think(&g, Horizon { moves_left: None }, Budget::playouts(50));
+    assert!(stats.playouts <= 50, "{stats:?}");
+}

@@ -56,12 +56,17 @@ fn number<T: std::str::FromStr>(text: Option<&&str>) -> Result<T, String> {
 
 impl Engine {
     pub fn new(default_move_time: Duration) -> Engine {
+        Engine::with_config(default_move_time, Config::default())
+    }
+
+    /// An engine whose search runs with `config`.
+    pub fn with_config(default_move_time: Duration, config: Config) -> Engine {
         Engine {
             size: 19,
             komi: 7.5,
             game: Game::new(19, 19, 7.5),
             clock: GtpClock::new(default_move_time),
-            thinker: Thinker::new(Config::default()),
+            thinker: Thinker::new(config),
         }
     }
 
@@ -216,15 +221,16 @@ fn clean(line: &str) -> String {
         .collect()
 }
 
-/// `tengen gtp [--seconds S]`: S is the time per move when the controller
-/// sends no time settings (1 s).
+/// `tengen gtp [--seconds S] [--set NAME=VALUE]...`: S is the time per move
+/// when the controller sends no time settings (1 s).
 pub fn run(mut args: Vec<String>) -> Result<(), ToolError> {
     let secs: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(1.0);
+    let config = super::search_config(&mut args)?;
     no_more_args(&args)?;
     if !(secs.is_finite() && secs > 0.0 && secs < 1e6) {
         return Err(ToolError::usage(format!("--seconds {secs}: out of range")));
     }
-    let mut engine = Engine::new(Duration::from_secs_f64(secs));
+    let mut engine = Engine::with_config(Duration::from_secs_f64(secs), config);
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut buf = Vec::new();

@@ -17,11 +17,33 @@ pub mod settings;
 pub mod state;
 pub mod thinker;
 
+use crate::search::Config;
 use crate::tools::ToolError;
 
 /// The arena bot on stdin/stdout. Returns the process exit code.
 pub fn run_bot() -> i32 {
     bot::run()
+}
+
+/// `tengen bot [--set NAME=VALUE]...`: the arena bot with search parameters
+/// changed, for tuning matches.
+pub fn run_tuned_bot(mut args: Vec<String>) -> Result<(), ToolError> {
+    let config = search_config(&mut args)?;
+    crate::tools::no_more_args(&args)?;
+    bot::run_with(bot::Bot::with_thinker(thinker::Thinker::new(config)));
+    Ok(())
+}
+
+/// The search configuration with every `--set NAME=VALUE` of `args` applied
+/// (and taken out of `args`).
+pub fn search_config(args: &mut Vec<String>) -> Result<Config, ToolError> {
+    let mut config = Config::default();
+    while let Some(assignment) = crate::tools::take_flag(args, "--set")? {
+        config
+            .set(&assignment)
+            .map_err(|e| ToolError::usage(format!("--set {e}")))?;
+    }
+    Ok(config)
 }
 
 /// `tengen random-bot [--seed S]`: the arena bot with a uniformly random

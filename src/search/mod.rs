@@ -4,6 +4,7 @@
 //! Entry point: [`Searcher::think`].
 
 pub mod go_game;
+mod params;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
@@ -61,4 +62,5 @@ pub struct Horizon {
 }
 
 mod searcher;
+pub use params::PARAMS;
 pub use searcher::{Config, Searcher};

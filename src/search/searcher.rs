@@ -25,6 +25,9 @@ pub struct Config {
     pub score_weight: f32,
     /// Keep the tree between moves.
     pub reuse: bool,
+    /// At most this many playouts a move, however much time the clock
+    /// allows: fast tuning matches at a fixed strength.
+    pub playouts: Option<u64>,
 }
 
 impl Default for Config {
@@ -36,6 +39,7 @@ impl Default for Config {
             priors: PriorConfig::default(),
             score_weight: 0.02,
             reuse: true,
+            playouts: None,
         }
     }
 }
@@ -106,6 +110,13 @@ impl Searcher {
     /// Chooses a move for the side to move in `game`.
     pub fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats) {
         let t0 = Instant::now();
+        let budget = Budget {
+            playouts: match (budget.playouts, self.config.playouts) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            ..budget
+        };
         let me = game.to_move();
         let state = self.state(game, horizon);
         let literal = literal_margin(game, me);
