@@ -17,6 +17,7 @@ usage:
                          Tromp-Taylor count of an X/O/- diagram on stdin
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
+               [--search [--playouts N] [--set NAME=VALUE]...]
                          playouts per second, one thread
   tengen gtp [--seconds S] [--set NAME=VALUE]...
                          a GTP engine on stdin/stdout (S: seconds a move

@@ -224,6 +224,22 @@ fn bench_reports_playouts_per_second() {
     let e = fails(&["bench", "--seconds", "-1"], "");
     assert!(e.contains("--seconds"), "{e}");
     fails(&["bench", "--seconds", "abc"], "");
+    // parameters change searches only, and must be known ones
+    let e = fails(&["bench", "--set", "tree.rave_equiv=100"], "");
+    assert!(e.contains("--search"), "{e}");
+    fails(&["bench", "--search", "--set", "tree.nothing=1"], "");
+    let args = [
+        "bench",
+        "--search",
+        "--size",
+        "9",
+        "--playouts",
+        "50",
+        "--seconds",
+        "0.01",
+    ];
+    let out = ok(&[&args[..], &["--set", "tree.expand_after=4"]].concat(), "");
+    assert!(out.contains("search_playouts_per_second: "), "{out}");
 }
 
 #[test]

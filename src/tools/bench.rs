@@ -25,9 +25,16 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     let search = take_switch(&mut args, "--search");
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
+    let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));
+    if sets && !search {
+        return Err(ToolError::usage(
+            "--set changes the search: use it with --search",
+        ));
+    }
+    let config = crate::protocol::search_config(&mut args)?;
     no_more_args(&args)?;
     if search {
-        return Ok(search_bench(size, seconds, count, seed));
+        return Ok(search_bench(size, seconds, count, seed, config));
     }
     let starts = if positions {
         midgame_positions(size, seed)
@@ -129,8 +136,15 @@ pub fn midgame_positions(size: usize, seed: u64) -> Vec<Board> {
 
 /// Full searches (tree, priors, policy, RAVE) from the empty board and the
 /// mid-game positions in turn, `count` playouts each (default 4000), until
-/// `seconds` have passed; at least one search from each position.
-fn search_bench(size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String {
+/// `seconds` have passed; at least one search from each position. `config`
+/// carries the parameters set with `--set` (see `tengen bot --help`).
+fn search_bench(
+    size: usize,
+    seconds: f64,
+    count: Option<u64>,
+    seed: u64,
+    config: crate::search::Config,
+) -> String {
     use crate::go::Game;
     use crate::search::{Budget, Config, Horizon, Searcher};
     let per_search = count.unwrap_or(4000);
@@ -145,7 +159,7 @@ fn search_bench(size: usize, seconds: f64, count: Option<u64>, seed: u64) -> Str
         let game = Game::from_board(starts[k].clone(), 7.5);
         let mut searcher = Searcher::new(Config {
             seed: seed + searches as u64,
-            ..Config::default()
+            ..config.clone()
         });
         let t = Instant::now();
         let (_, stats) = searcher.think(
