@@ -12,9 +12,15 @@ struct Run {
 
 /// Runs `tengen args...` with `input` on stdin.
 fn tengen(args: &[&str], input: &str) -> Run {
+    tengen_with_env(args, input, &[])
+}
+
+fn tengen_with_env(args: &[&str], input: &str, env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(args)
         .env_remove("RUST_LOG")
+        .env_remove("TENGEN_ARENA_SEED")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -253,12 +259,30 @@ fn unknown_subcommand_fails() {
     );
 }
 
-#[test]
-fn the_tuned_bot_plays_and_refuses_unknown_parameters() {
-    let input = "settings your_botid 1\nsettings field_width 9\nsettings field_height 9\n\
+const FIRST_MOVE_9X9: &str = "settings your_botid 1\nsettings field_width 9\nsettings field_height 9\n\
                  update game round 1\nupdate game move 1\n\
                  update game field 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n\
                  action move 10000\n";
+
+/// At a fixed playout count the search decides alike each time: the
+/// arena's per-game seed is what makes a tuning match's games differ.
+#[test]
+fn the_bot_takes_its_seed_from_the_arena() {
+    let answer = |seed: &str| {
+        let args = ["bot", "--set", "playouts=100"];
+        let r = tengen_with_env(&args, FIRST_MOVE_9X9, &[("TENGEN_ARENA_SEED", seed)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let answers: std::collections::BTreeSet<String> =
+        (1..=6).map(|s| answer(&s.to_string())).collect();
+    assert!(answers.len() >= 2, "six seeds, one answer: {answers:?}");
+    assert_eq!(answer("3"), answer("3"));
+}
+
+#[test]
+fn the_tuned_bot_plays_and_refuses_unknown_parameters() {
+    let input = FIRST_MOVE_9X9;
     let out = ok(
         &["bot", "--set", "playouts=200", "--set=tree.rave_equiv=500"],
         input,

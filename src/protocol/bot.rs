@@ -110,11 +110,6 @@ impl Bot {
     }
 }
 
-/// Runs the bot on stdin/stdout until end of input. Returns the exit code.
-pub fn run() -> i32 {
-    run_with(Bot::new())
-}
-
 /// Runs `bot` on stdin/stdout until end of input. Returns the exit code.
 pub fn run_with(mut bot: Bot) -> i32 {
     let mut input = std::io::stdin().lock();

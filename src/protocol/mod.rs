@@ -22,7 +22,9 @@ use crate::tools::ToolError;
 
 /// The arena bot on stdin/stdout. Returns the process exit code.
 pub fn run_bot() -> i32 {
-    bot::run()
+    // without arguments there is nothing to refuse
+    let config = search_config(&mut Vec::new()).unwrap_or_default();
+    bot::run_with(bot::Bot::with_thinker(thinker::Thinker::new(config)))
 }
 
 /// `tengen bot [--set NAME=VALUE]...`: the arena bot with search parameters
@@ -34,10 +36,19 @@ pub fn run_tuned_bot(mut args: Vec<String>) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// The search configuration with every `--set NAME=VALUE` of `args` applied
-/// (and taken out of `args`).
+/// The seed the local arena gives each game's bots: without it, two bots at
+/// a fixed playout count would replay the same game over and over.
+fn arena_seed() -> Option<u64> {
+    std::env::var("TENGEN_ARENA_SEED").ok()?.parse().ok()
+}
+
+/// The search configuration, seeded by the arena if it runs us, with every
+/// `--set NAME=VALUE` of `args` applied (and taken out of `args`).
 pub fn search_config(args: &mut Vec<String>) -> Result<Config, ToolError> {
-    let mut config = Config::default();
+    let mut config = Config {
+        seed: arena_seed().unwrap_or(Config::default().seed),
+        ..Config::default()
+    };
     while let Some(assignment) = crate::tools::take_flag(args, "--set")? {
         config
             .set(&assignment)
@@ -50,7 +61,7 @@ pub fn search_config(args: &mut Vec<String>) -> Result<Config, ToolError> {
 /// player instead of the search, as a sparring partner.
 pub fn run_random_bot(mut args: Vec<String>) -> Result<(), ToolError> {
     let seed: u64 = crate::tools::parse_flag(&mut args, "--seed")?
-        .or_else(|| std::env::var("TENGEN_ARENA_SEED").ok()?.parse().ok())
+        .or_else(arena_seed)
         .unwrap_or(1);
     crate::tools::no_more_args(&args)?;
     let make: thinker::Maker = std::sync::Arc::new(move || {

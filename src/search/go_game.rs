@@ -43,6 +43,9 @@ pub struct PriorConfig {
     pub low_line_open: f32,
     /// Third and fourth line in an open area: a win.
     pub good_line_open: f32,
+    /// A corner point (3-3 to 5-4) of an empty corner, where games start:
+    /// a win on top of `good_line_open`.
+    pub empty_corner: f32,
     /// The pass move starts with this many visits (at 10 % while the board
     /// is open, 50 % late in the game).
     pub pass: f32,
@@ -61,6 +64,7 @@ impl Default for PriorConfig {
             first_line: 20.0,
             low_line_open: 10.0,
             good_line_open: 10.0,
+            empty_corner: 0.0,
             pass: 10.0,
         }
     }
@@ -186,7 +190,14 @@ impl GoState {
             match line {
                 1 if opening || open_area(b, p, 2) => visits += cfg.first_line,
                 2 if opening || open_area(b, p, 3) => visits += cfg.low_line_open,
-                3 | 4 if open_area(b, p, 3) => win(cfg.good_line_open, &mut visits, &mut wins),
+                3 | 4 if open_area(b, p, 3) => {
+                    win(cfg.good_line_open, &mut visits, &mut wins);
+                    // the line counted from the other edge
+                    let other = 1 + x.min(b.width() - 1 - x).max(y.min(b.height() - 1 - y));
+                    if cfg.empty_corner > 0.0 && other <= 5 && open_area(b, p, 5) {
+                        win(cfg.empty_corner, &mut visits, &mut wins);
+                    }
+                }
                 _ => {}
             }
         }

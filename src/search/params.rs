@@ -55,6 +55,10 @@ pub const PARAMS: &[(&str, &str)] = &[
         "priors.good_line_open",
         "won visits on the third and fourth lines in the open",
     ),
+    (
+        "priors.empty_corner",
+        "won visits on a corner point of an empty corner",
+    ),
     ("priors.pass", "visits the pass child starts with"),
     (
         "score_weight",
@@ -106,9 +110,11 @@ impl Config {
             "priors.first_line" => q.first_line = real()?,
             "priors.low_line_open" => q.low_line_open = real()?,
             "priors.good_line_open" => q.good_line_open = real()?,
+            "priors.empty_corner" => q.empty_corner = real()?,
             "priors.pass" => q.pass = real()?,
             "score_weight" => self.score_weight = real()?,
             "reuse" => self.reuse = value.parse().map_err(|_| bad())?,
+            "seed" => self.seed = value.parse().map_err(|_| bad())?,
             "playouts" => {
                 let n: u64 = value.parse().map_err(|_| bad())?;
                 self.playouts = (n > 0).then_some(n);
