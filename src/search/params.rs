@@ -28,6 +28,10 @@ pub const PARAMS: &[(&str, &str)] = &[
         "policy.refuse_self_atari",
         "% refusing a self-atari of 3+ stones",
     ),
+    (
+        "policy.fill_board",
+        "% first trying a point with the 3x3 around it empty",
+    ),
     ("priors.even", "visits at 50 % every new child starts with"),
     ("priors.capture_one", "won visits for capturing one stone"),
     ("priors.capture_many", "won visits for capturing more"),
@@ -98,6 +102,7 @@ impl Config {
             "policy.save" => p.save = percent()?,
             "policy.pattern" => p.pattern = percent()?,
             "policy.refuse_self_atari" => p.refuse_self_atari = percent()?,
+            "policy.fill_board" => p.fill_board = percent()?,
             "priors.even" => q.even = real()?,
             "priors.capture_one" => q.capture_one = real()?,
             "priors.capture_many" => q.capture_many = real()?,

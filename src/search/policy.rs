@@ -23,6 +23,10 @@ pub struct PolicyConfig {
     pub pattern: u32,
     /// Chance of refusing a self-atari of 3+ stones in the random phase.
     pub refuse_self_atari: u32,
+    /// Chance of first trying a few random points with nothing around them
+    /// (the whole 3x3 empty), so that playouts claim open areas before
+    /// fighting inside territories.
+    pub fill_board: u32,
 }
 
 impl Default for PolicyConfig {
@@ -32,6 +36,7 @@ impl Default for PolicyConfig {
             save: 90,
             pattern: 85,
             refuse_self_atari: 95,
+            fill_board: 0,
         }
     }
 }
@@ -61,7 +66,25 @@ pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
             }
         }
     }
+    if rng.chance(cfg.fill_board, 100) {
+        if let Some(p) = open_point(board, rng) {
+            return Move::Play(p);
+        }
+    }
     random_move(board, rng, cfg)
+}
+
+/// Tries a few random empty points for one whose 3x3 neighbourhood is all
+/// empty: always legal, and never an eye.
+fn open_point(board: &Board, rng: &mut Rng) -> Option<Point> {
+    const TRIES: usize = 4;
+    let empties = board.empty_points();
+    if empties.is_empty() {
+        return None;
+    }
+    (0..TRIES)
+        .map(|_| Point(empties[rng.below(empties.len())]))
+        .find(|&p| board.ring_code(p) == 0)
 }
 
 fn pick(cands: &Candidates, rng: &mut Rng) -> Option<Point> {
@@ -296,6 +319,29 @@ mod tests {
         let b = board(&free, Color::White);
         save_string(&b, b.point(3, 3), &mut out);
         assert_eq!(out.as_slice(), &[b.point(4, 3)]);
+    }
+
+    #[test]
+    fn fill_board_takes_only_points_with_all_around_empty() {
+        let b = board(
+            ". . . . . . .\n\
+             . X . . . . .\n\
+             . . . . . O .\n\
+             . . . . . . .\n\
+             . . O . . . .\n\
+             . . . . . X .\n\
+             . . . . . . .",
+            Color::Black,
+        );
+        let mut rng = Rng::new(3);
+        let found: Vec<Point> = (0..300).filter_map(|_| open_point(&b, &mut rng)).collect();
+        assert!(found.len() > 20, "{}", found.len());
+        for p in found {
+            assert!(b.ring(p).iter().all(|&q| b.at(q) == Cell::Empty), "{p:?}");
+        }
+        // every empty point touches a stone or the edge
+        let b = board(". X .\nO . X\n. O .", Color::Black);
+        assert_eq!(open_point(&b, &mut rng), None);
     }
 
     #[test]
