@@ -66,7 +66,8 @@ pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
             }
         }
     }
-    if rng.chance(cfg.fill_board, 100) {
+    // no draw when off, so that turning it on is the only change
+    if cfg.fill_board > 0 && rng.chance(cfg.fill_board, 100) {
         if let Some(p) = open_point(board, rng) {
             return Move::Play(p);
         }
