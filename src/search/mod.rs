@@ -4,6 +4,7 @@
 //! Entry point: [`Searcher::think`].
 
 pub mod go_game;
+pub mod nakade;
 mod params;
 pub mod patterns;
 pub mod playout;

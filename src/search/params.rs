@@ -102,6 +102,7 @@ impl Config {
             "policy.save" => p.save = percent()?,
             "policy.pattern" => p.pattern = percent()?,
             "policy.refuse_self_atari" => p.refuse_self_atari = percent()?,
+            "policy.nakade" => p.nakade = percent()?,
             "policy.fill_board" => p.fill_board = percent()?,
             "priors.even" => q.even = real()?,
             "priors.capture_one" => q.capture_one = real()?,

@@ -7,6 +7,7 @@
 //! uniformly random legal move, where a self-atari of three or more stones
 //! is refused most of the time.
 
+use super::nakade;
 use super::patterns;
 use super::playout::random_move_where;
 use super::rng::Rng;
@@ -23,6 +24,9 @@ pub struct PolicyConfig {
     pub pattern: u32,
     /// Chance of refusing a self-atari of 3+ stones in the random phase.
     pub refuse_self_atari: u32,
+    /// Chance of taking the vital point of a small eye space next to the
+    /// last move (see [`super::nakade`]).
+    pub nakade: u32,
     /// Chance of first trying a few random points with nothing around them
     /// (the whole 3x3 empty), so that playouts claim open areas before
     /// fighting inside territories.
@@ -37,6 +41,7 @@ impl Default for PolicyConfig {
             pattern: 85,
             refuse_self_atari: 95,
             fill_board: 0,
+            nakade: 0,
         }
     }
 }
@@ -57,6 +62,14 @@ pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
             saves_near(board, last, &mut cands);
             if let Some(p) = pick(&cands, rng) {
                 return Move::Play(p);
+            }
+        }
+        // no draw when off, so that turning it on is the only change
+        if cfg.nakade > 0 && rng.chance(cfg.nakade, 100) {
+            if let Some(p) = nakade::vital_point_near(board, last) {
+                if board.is_legal(board.to_move(), p) {
+                    return Move::Play(p);
+                }
             }
         }
         if rng.chance(cfg.pattern, 100) {
