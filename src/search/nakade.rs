@@ -25,6 +25,7 @@ pub fn vital_point_near(board: &Board, last: Point) -> Option<Point> {
 pub fn vital_point(board: &Board, start: Point) -> Option<Point> {
     let mut region: ArrayVec<Point, MAX_SPACE> = ArrayVec::new();
     region.push(start);
+    // the colour of the stones around; Off until the first one is met
     let mut wall = Cell::Off;
     let mut i = 0;
     while i < region.len() {
