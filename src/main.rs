@@ -60,8 +60,8 @@ fn params_help() -> String {
         "tengen bot [--set NAME=VALUE]...: the arena bot, its search changed.\n\
          `tengen gtp` takes the same --set. Parameters:\n",
     );
-    for (name, what) in tengen::search::PARAMS {
-        text += &format!("  {name:26} {what}\n");
+    for p in tengen::search::PARAMS {
+        text += &format!("  {:26} {}\n", p.name, p.what);
     }
     text
 }

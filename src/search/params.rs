@@ -3,75 +3,174 @@
 
 use super::Config;
 
-/// Every name [`Config::set`] takes, with what it sets.
-pub const PARAMS: &[(&str, &str)] = &[
-    (
+/// One tunable: its name, what it sets, and how a value is stored (`None`
+/// when the value is not one it takes).
+pub struct Param {
+    pub name: &'static str,
+    pub what: &'static str,
+    set: fn(&mut Config, &str) -> Option<()>,
+}
+
+/// A finite, non-negative real.
+fn real(v: &str) -> Option<f32> {
+    v.parse::<f32>().ok().filter(|x| x.is_finite() && *x >= 0.0)
+}
+
+fn count(v: &str) -> Option<u32> {
+    v.parse().ok()
+}
+
+fn percent(v: &str) -> Option<u32> {
+    count(v).filter(|&x| x <= 100)
+}
+
+macro_rules! param {
+    ($name:literal, $what:literal, |$c:ident, $v:ident| $body:expr) => {
+        Param {
+            name: $name,
+            what: $what,
+            set: |$c: &mut Config, $v: &str| {
+                $body;
+                Some(())
+            },
+        }
+    };
+}
+
+/// Every parameter [`Config::set`] takes; `tengen bot --help` lists them.
+pub const PARAMS: &[Param] = &[
+    param!(
         "tree.expand_after",
         "real visits before a node gets children",
+        |c, v| c.tree.expand_after = count(v)?.max(1)
     ),
-    (
+    param!(
         "tree.rave_equiv",
         "visits at which AMAF and real values weigh the same",
+        |c, v| c.tree.rave_equiv = real(v)?
     ),
-    (
+    param!(
         "tree.explore",
         "UCB exploration constant (0: priors and AMAF explore)",
+        |c, v| c.tree.explore = real(v)?
     ),
-    ("tree.max_nodes", "most nodes the tree may hold"),
-    (
+    param!("tree.max_nodes", "most nodes the tree may hold", |c, v| c
+        .tree
+        .max_nodes =
+        count(v)?.max(1) as usize),
+    param!(
         "policy.capture",
         "% of playout moves trying a capture near the last move",
+        |c, v| c.policy.capture = percent(v)?
     ),
-    ("policy.save", "% trying to save a string put in atari"),
-    ("policy.pattern", "% trying a 3x3 shape reply"),
-    (
+    param!(
+        "policy.save",
+        "% trying to save a string put in atari",
+        |c, v| c.policy.save = percent(v)?
+    ),
+    param!("policy.pattern", "% trying a 3x3 shape reply", |c, v| c
+        .policy
+        .pattern =
+        percent(v)?),
+    param!(
         "policy.refuse_self_atari",
         "% refusing a self-atari of 3+ stones",
+        |c, v| c.policy.refuse_self_atari = percent(v)?
     ),
-    (
+    param!(
+        "policy.nakade",
+        "% taking the vital point of a small eye space",
+        |c, v| c.policy.nakade = percent(v)?
+    ),
+    param!(
         "policy.fill_board",
         "% first trying a point with the 3x3 around it empty",
+        |c, v| c.policy.fill_board = percent(v)?
     ),
-    ("priors.even", "visits at 50 % every new child starts with"),
-    ("priors.capture_one", "won visits for capturing one stone"),
-    ("priors.capture_many", "won visits for capturing more"),
-    (
+    param!(
+        "priors.even",
+        "visits at 50 % every new child starts with",
+        |c, v| c.priors.even = real(v)?
+    ),
+    param!(
+        "priors.capture_one",
+        "won visits for capturing one stone",
+        |c, v| c.priors.capture_one = real(v)?
+    ),
+    param!(
+        "priors.capture_many",
+        "won visits for capturing more",
+        |c, v| c.priors.capture_many = real(v)?
+    ),
+    param!(
         "priors.save_atari",
         "won visits for saving a string in atari",
+        |c, v| c.priors.save_atari = real(v)?
     ),
-    ("priors.pattern", "won visits for a 3x3 shape"),
-    ("priors.self_atari", "lost visits for a self-atari"),
-    (
+    param!("priors.pattern", "won visits for a 3x3 shape", |c, v| c
+        .priors
+        .pattern =
+        real(v)?),
+    param!(
+        "priors.self_atari",
+        "lost visits for a self-atari",
+        |c, v| c.priors.self_atari = real(v)?
+    ),
+    param!(
         "priors.near_last_1",
         "won visits at distance 1 of the last move",
+        |c, v| c.priors.near_last[0] = real(v)?
     ),
-    ("priors.near_last_2", "... at distance 2"),
-    ("priors.near_last_3", "... at distance 3"),
-    (
+    param!("priors.near_last_2", "... at distance 2", |c, v| c
+        .priors
+        .near_last[1] =
+        real(v)?),
+    param!("priors.near_last_3", "... at distance 3", |c, v| c
+        .priors
+        .near_last[2] =
+        real(v)?),
+    param!(
         "priors.first_line",
         "lost visits on the first line in the open",
+        |c, v| c.priors.first_line = real(v)?
     ),
-    (
+    param!(
         "priors.low_line_open",
         "lost visits on the second line in the open",
+        |c, v| c.priors.low_line_open = real(v)?
     ),
-    (
+    param!(
         "priors.good_line_open",
         "won visits on the third and fourth lines in the open",
+        |c, v| c.priors.good_line_open = real(v)?
     ),
-    (
+    param!(
         "priors.empty_corner",
         "won visits on a corner point of an empty corner",
+        |c, v| c.priors.empty_corner = real(v)?
     ),
-    ("priors.pass", "visits the pass child starts with"),
-    (
+    param!(
+        "priors.pass",
+        "visits the pass child starts with",
+        |c, v| c.priors.pass = real(v)?
+    ),
+    param!(
         "score_weight",
         "weight of the score margin next to win/loss",
+        |c, v| c.score_weight = real(v)?
     ),
-    ("reuse", "keep the tree between moves (true/false)"),
-    (
+    param!(
+        "reuse",
+        "keep the tree between moves (true/false)",
+        |c, v| c.reuse = v.parse().ok()?
+    ),
+    param!("seed", "seed of the search's random numbers", |c, v| c
+        .seed =
+        v.parse().ok()?),
+    param!(
         "playouts",
         "at most this many playouts a move (0: what the clock allows)",
+        |c, v| c.playouts = Some(v.parse::<u64>().ok()?).filter(|&n| n > 0)
     ),
 ];
 
@@ -82,61 +181,17 @@ impl Config {
             .split_once('=')
             .ok_or_else(|| format!("{assignment:?}: expected NAME=VALUE"))?;
         let (name, value) = (name.trim(), value.trim());
-        let bad = || format!("{name}: cannot use {value:?}");
-        let real = || {
-            value
-                .parse::<f32>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(bad)
+        let Some(param) = PARAMS.iter().find(|p| p.name == name) else {
+            let known: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+            return Err(format!(
+                "unknown parameter {name:?} (known: {})",
+                known.join(", ")
+            ));
         };
-        let count = || value.parse::<u32>().map_err(|_| bad());
-        let percent = || count().and_then(|v| if v <= 100 { Ok(v) } else { Err(bad()) });
-        let (t, p, q) = (&mut self.tree, &mut self.policy, &mut self.priors);
-        match name {
-            "tree.expand_after" => t.expand_after = count()?.max(1),
-            "tree.rave_equiv" => t.rave_equiv = real()?,
-            "tree.explore" => t.explore = real()?,
-            "tree.max_nodes" => t.max_nodes = count()?.max(1) as usize,
-            "policy.capture" => p.capture = percent()?,
-            "policy.save" => p.save = percent()?,
-            "policy.pattern" => p.pattern = percent()?,
-            "policy.refuse_self_atari" => p.refuse_self_atari = percent()?,
-            "policy.nakade" => p.nakade = percent()?,
-            "policy.fill_board" => p.fill_board = percent()?,
-            "priors.even" => q.even = real()?,
-            "priors.capture_one" => q.capture_one = real()?,
-            "priors.capture_many" => q.capture_many = real()?,
-            "priors.save_atari" => q.save_atari = real()?,
-            "priors.pattern" => q.pattern = real()?,
-            "priors.self_atari" => q.self_atari = real()?,
-            "priors.near_last_1" => q.near_last[0] = real()?,
-            "priors.near_last_2" => q.near_last[1] = real()?,
-            "priors.near_last_3" => q.near_last[2] = real()?,
-            "priors.first_line" => q.first_line = real()?,
-            "priors.low_line_open" => q.low_line_open = real()?,
-            "priors.good_line_open" => q.good_line_open = real()?,
-            "priors.empty_corner" => q.empty_corner = real()?,
-            "priors.pass" => q.pass = real()?,
-            "score_weight" => self.score_weight = real()?,
-            "reuse" => self.reuse = value.parse().map_err(|_| bad())?,
-            "seed" => self.seed = value.parse().map_err(|_| bad())?,
-            "playouts" => {
-                let n: u64 = value.parse().map_err(|_| bad())?;
-                self.playouts = (n > 0).then_some(n);
-            }
-            _ => return Err(format!("unknown parameter {name:?} (known: {})", names())),
-        }
-        Ok(())
+        // a setter reads its value before it stores anything: a refused
+        // value leaves the config as it was
+        (param.set)(self, value).ok_or_else(|| format!("{name}: cannot use {value:?}"))
     }
-}
-
-fn names() -> String {
-    PARAMS
-        .iter()
-        .map(|(n, _)| *n)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]
@@ -145,13 +200,26 @@ mod tests {
 
     #[test]
     fn every_listed_name_is_settable_and_changes_the_config() {
-        for (name, _) in PARAMS {
+        for p in PARAMS {
             let mut c = Config::default();
             let before = format!("{c:?}");
-            let value = if *name == "reuse" { "false" } else { "7" };
-            c.set(&format!("{name}={value}")).unwrap();
-            assert_ne!(format!("{c:?}"), before, "{name} changed nothing");
+            let value = if p.name == "reuse" { "false" } else { "7" };
+            c.set(&format!("{}={value}", p.name)).unwrap();
+            assert_ne!(format!("{c:?}"), before, "{} changed nothing", p.name);
         }
+    }
+
+    #[test]
+    fn the_newer_names_are_listed_and_none_twice() {
+        // the names a help text shows are the names `set` takes: one table
+        let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+        for name in ["policy.nakade", "policy.fill_board", "seed", "playouts"] {
+            assert!(names.contains(&name), "{name} missing");
+        }
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "a name is listed twice");
     }
 
     #[test]
@@ -161,8 +229,16 @@ mod tests {
         assert!(c.set("tree.rave_equiv=-1").is_err());
         assert!(c.set("tree.rave_equiv=nan").is_err());
         assert!(c.set("policy.capture=101").is_err());
+        assert!(c.set("playouts=-5").is_err());
         assert!(c.set("nonsense=1").unwrap_err().contains("tree.rave_equiv"));
+        assert_eq!(
+            format!("{c:?}"),
+            format!("{:?}", Config::default()),
+            "refusals changed it"
+        );
         c.set(" tree.rave_equiv = 1500 ").unwrap();
         assert_eq!(c.tree.rave_equiv, 1500.0);
+        c.set("playouts=0").unwrap();
+        assert_eq!(c.playouts, None);
     }
 }
