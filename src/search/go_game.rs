@@ -3,6 +3,7 @@
 
 use super::patterns;
 use super::policy::{self, PolicyConfig};
+use super::replies::Replies;
 use super::rng::Rng;
 use super::tree::{Amaf, Prior, SearchGame};
 use crate::go::{Board, Color, Move, Point, MAX_POINTS};
@@ -37,6 +38,11 @@ pub struct PriorConfig {
     pub self_atari: f32,
     /// Bonus by distance to the last move (1, 2, 3).
     pub near_last: [f32; 3],
+    /// Share of `near_last` kept in the opening (fewer stones than 1/8 of
+    /// the board), where a move next to the last one is rarely urgent and
+    /// answering every stone at close range starts fights instead of
+    /// taking the big points.
+    pub opening_near_last: f32,
     /// First line (in the opening, or with no stone within 2): a loss.
     pub first_line: f32,
     /// Second line (in the opening, or in an open area): a loss.
@@ -61,6 +67,7 @@ impl Default for PriorConfig {
             pattern: 10.0,
             self_atari: 15.0,
             near_last: [20.0, 14.0, 6.0],
+            opening_near_last: 1.0,
             first_line: 20.0,
             low_line_open: 10.0,
             good_line_open: 10.0,
@@ -82,12 +89,16 @@ pub struct GoState {
     pub priors: PriorConfig,
     /// Weight of the score margin next to the win/loss result.
     pub score_weight: f32,
+    /// The answers the playouts learn (when the policy plays them), made
+    /// at the first playout that needs them.
+    pub replies: Option<Box<Replies>>,
 }
 
 impl Clone for GoState {
     fn clone(&self) -> Self {
         GoState {
             board: self.board.clone(),
+            replies: self.replies.clone(),
             ..*self
         }
     }
@@ -104,6 +115,9 @@ impl Clone for GoState {
             policy,
             priors,
             score_weight,
+            // kept: what the playouts learnt goes on from one simulation to
+            // the next, which is the point of it
+            replies: _,
         } = src;
         self.board.copy_from(board);
         (self.komi, self.moves_left, self.passes) = (*komi, *moves_left, *passes);
@@ -175,18 +189,19 @@ impl GoState {
         if patterns::matches(b, p) {
             win(cfg.pattern, &mut visits, &mut wins);
         }
+        // the opening: few stones on the board
+        let opening = (b.area() - b.empty_points().len()) * 8 < b.area();
         if let Move::Play(last) = b.last_moves()[0] {
             let ((x, y), (lx, ly)) = (b.xy(p), b.xy(last));
             let d = x.abs_diff(lx) + y.abs_diff(ly);
             if (1..=3).contains(&d) {
-                win(cfg.near_last[d - 1], &mut visits, &mut wins);
+                let share = if opening { cfg.opening_near_last } else { 1.0 };
+                win(share * cfg.near_last[d - 1], &mut visits, &mut wins);
             }
         }
         let (x, y) = b.xy(p);
         let line = 1 + x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
         if b.width() >= 9 && captured == 0 && !saves {
-            // the opening: few stones on the board
-            let opening = (b.area() - b.empty_points().len()) * 8 < b.area();
             match line {
                 1 if opening || open_area(b, p, 2) => visits += cfg.first_line,
                 2 if opening || open_area(b, p, 3) => visits += cfg.low_line_open,
@@ -307,15 +322,32 @@ impl SearchGame for GoState {
         // a cycle of captures could go on for ever without superko checks
         let cap = (3 * self.board.area()) as u32;
         let mut moves = 0;
+        let mut replies = (self.policy.reply > 0).then(|| self.replies.take().unwrap_or_default());
+        if let Some(r) = &mut replies {
+            r.start(&self.board);
+        }
         while !self.is_over() && moves < cap {
-            let mv = policy::choose(&self.board, rng, &self.policy);
+            let mv = policy::choose(&self.board, rng, &self.policy, replies.as_deref());
             if let Move::Play(p) = mv {
                 amaf.record(p.0, self.to_move());
+            }
+            if let Some(r) = &mut replies {
+                r.record(mv);
             }
             self.play_move(mv);
             moves += 1;
         }
-        self.result()
+        let result = self.result();
+        if let Some(mut r) = replies {
+            let winner = match result {
+                x if x > 0.5 => Some(Color::Black),
+                x if x < 0.5 => Some(Color::White),
+                _ => None,
+            };
+            r.learn(winner);
+            self.replies = Some(r);
+        }
+        result
     }
 }
 
@@ -330,6 +362,55 @@ impl GoState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn state(board: Board, priors: PriorConfig) -> GoState {
+        GoState {
+            board,
+            komi: 7.5,
+            moves_left: u32::MAX,
+            passes: 0,
+            policy: PolicyConfig::default(),
+            priors,
+            score_weight: 0.0,
+            replies: None,
+        }
+    }
+
+    #[test]
+    fn the_opening_share_scales_only_the_opening_s_near_last_bonus() {
+        let mut b = Board::new(19, 19);
+        b.play_legal(Color::Black, b.point(15, 3));
+        let (next, far) = (b.point(15, 4), b.point(9, 9));
+        let full = state(b.clone(), PriorConfig::default());
+        let none = state(
+            b.clone(),
+            PriorConfig {
+                opening_near_last: 0.0,
+                ..PriorConfig::default()
+            },
+        );
+        let near = PriorConfig::default().near_last[0];
+        assert_eq!(full.prior(next).wins - none.prior(next).wins, near);
+        assert_eq!(full.prior(far).wins, none.prior(far).wins);
+        // later in the game the whole bonus counts again
+        let mut rng = Rng::new(1);
+        let mut late = b;
+        while late.empty_points().len() * 8 > late.area() * 7 {
+            if let Move::Play(p) = policy::random_move(&late, &mut rng, &PolicyConfig::default()) {
+                late.play_legal(late.to_move(), p);
+            }
+        }
+        let Move::Play(last) = late.last_moves()[0] else {
+            panic!("a stone was played last")
+        };
+        let next = late
+            .neighbors(last)
+            .into_iter()
+            .find(|&n| late.at(n) == crate::go::Cell::Empty && late.is_legal(late.to_move(), n))
+            .expect("an empty neighbour");
+        let (full, none) = (state(late.clone(), full.priors), state(late, none.priors));
+        assert_eq!(full.prior(next).wins, none.prior(next).wins);
+    }
 
     #[test]
     fn running_into_a_ladder_is_no_save() {

@@ -9,6 +9,7 @@ mod params;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
+pub mod replies;
 pub mod rng;
 pub mod time;
 pub mod tree;

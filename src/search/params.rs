@@ -88,6 +88,11 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.policy.fill_board = percent(v)?
     ),
     param!(
+        "policy.reply",
+        "% playing the last good reply the playouts learnt",
+        |c, v| c.policy.reply = percent(v)?
+    ),
+    param!(
         "priors.even",
         "visits at 50 % every new child starts with",
         |c, v| c.priors.even = real(v)?
@@ -129,6 +134,11 @@ pub const PARAMS: &[Param] = &[
         .priors
         .near_last[2] =
         real(v)?),
+    param!(
+        "priors.opening_near_last",
+        "share of the near-last bonus kept in the opening (1: all)",
+        |c, v| c.priors.opening_near_last = real(v)?
+    ),
     param!(
         "priors.first_line",
         "lost visits on the first line in the open",
@@ -213,7 +223,13 @@ mod tests {
     fn the_newer_names_are_listed_and_none_twice() {
         // the names a help text shows are the names `set` takes: one table
         let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
-        for name in ["policy.nakade", "policy.fill_board", "seed", "playouts"] {
+        for name in [
+            "policy.nakade",
+            "policy.fill_board",
+            "policy.reply",
+            "seed",
+            "playouts",
+        ] {
             assert!(names.contains(&name), "{name} missing");
         }
         let mut sorted = names.clone();

@@ -10,6 +10,7 @@
 use super::nakade;
 use super::patterns;
 use super::playout::random_move_where;
+use super::replies::Replies;
 use super::rng::Rng;
 use crate::go::{Board, Cell, Color, Move, Point};
 use arrayvec::ArrayVec;
@@ -31,6 +32,9 @@ pub struct PolicyConfig {
     /// (the whole 3x3 empty), so that playouts claim open areas before
     /// fighting inside territories.
     pub fill_board: u32,
+    /// Chance of playing the last good reply to the previous moves (see
+    /// [`super::replies`]) before the shape and nakade heuristics.
+    pub reply: u32,
 }
 
 impl Default for PolicyConfig {
@@ -42,14 +46,16 @@ impl Default for PolicyConfig {
             refuse_self_atari: 95,
             fill_board: 0,
             nakade: 0,
+            reply: 0,
         }
     }
 }
 
 type Candidates = ArrayVec<Point, 16>;
 
-/// The policy's move for the side to move.
-pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
+/// The policy's move for the side to move; `replies` are the answers the
+/// search's playouts have learnt so far, if it keeps any.
+pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig, replies: Option<&Replies>) -> Move {
     if let Move::Play(last) = board.last_moves()[0] {
         let mut cands = Candidates::new();
         if rng.chance(cfg.capture, 100) {
@@ -62,6 +68,14 @@ pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
             saves_near(board, last, &mut cands);
             if let Some(p) = pick(&cands, rng) {
                 return Move::Play(p);
+            }
+        }
+        if let Some(replies) = replies {
+            // no draw when off, so that turning it on is the only change
+            if cfg.reply > 0 && rng.chance(cfg.reply, 100) {
+                if let Some(p) = good_reply(board, replies) {
+                    return Move::Play(p);
+                }
             }
         }
         // no draw when off, so that turning it on is the only change
@@ -99,6 +113,20 @@ fn open_point(board: &Board, rng: &mut Rng) -> Option<Point> {
     (0..TRIES)
         .map(|_| Point(empties[rng.below(empties.len())]))
         .find(|&p| board.ring_code(p) == 0)
+}
+
+/// The stored answer to the last two moves, else to the last move, if it
+/// is still a sensible move that is no self-atari.
+fn good_reply(board: &Board, replies: &Replies) -> Option<Point> {
+    let c = board.to_move();
+    replies.answers(board).into_iter().find_map(|a| {
+        let p = Point(a);
+        (a != 0
+            && board.at(p) == Cell::Empty
+            && board.is_sensible(c, p)
+            && !self_atari(board, c, p))
+        .then_some(p)
+    })
 }
 
 fn pick(cands: &Candidates, rng: &mut Rng) -> Option<Point> {
@@ -356,6 +384,68 @@ mod tests {
         // every empty point touches a stone or the edge
         let b = board(". X .\nO . X\n. O .", Color::Black);
         assert_eq!(open_point(&b, &mut rng), None);
+    }
+
+    #[test]
+    fn a_learnt_reply_is_played_only_while_it_is_sensible() {
+        // black's last move is at the centre; white has learnt an answer
+        let mut b = board(
+            ". . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .",
+            Color::Black,
+        );
+        let learn = |b: &Board, answer: Point| {
+            let mut r = Replies::new();
+            r.start(b);
+            r.record(Move::Play(answer));
+            r.learn(Some(b.to_move()));
+            r
+        };
+        b.play_legal(Color::Black, b.point(3, 3));
+        let answer = b.point(5, 1);
+        let replies = learn(&b, answer);
+        let cfg = PolicyConfig {
+            reply: 100,
+            ..PolicyConfig::default()
+        };
+        let mut rng = Rng::new(11);
+        for _ in 0..20 {
+            assert_eq!(
+                choose(&b, &mut rng, &cfg, Some(&replies)),
+                Move::Play(answer)
+            );
+        }
+        // off: the answer comes up only as often as chance has it
+        let off = PolicyConfig::default();
+        let hits = (0..200)
+            .filter(|_| choose(&b, &mut rng, &off, Some(&replies)) == Move::Play(answer))
+            .count();
+        assert!(hits < 40, "{hits}");
+
+        // an answer that would fill white's own eye is not played
+        let mut eye = board(
+            ". O . . . . .\n\
+             O . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .",
+            Color::Black,
+        );
+        eye.play_legal(Color::Black, eye.point(3, 3));
+        let replies = learn(&eye, eye.point(0, 0));
+        for _ in 0..50 {
+            assert_ne!(
+                choose(&eye, &mut rng, &cfg, Some(&replies)),
+                Move::Play(eye.point(0, 0))
+            );
+        }
     }
 
     #[test]

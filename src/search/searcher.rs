@@ -84,6 +84,7 @@ impl Searcher {
             policy: self.config.policy,
             priors: self.config.priors,
             score_weight: self.config.score_weight,
+            replies: None,
         }
     }
 
