@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Where a bot loses: GNU Go's score estimate along each game of a `tengen arena` match folder.
+
+usage: tools/trajectory.py MATCH_DIR [--name NAME] [--every N] [--upto M]
+                           [--games LIST] [--gnugo PATH] [--jobs J]
+
+For each game of MATCH_DIR/games.jsonl played by NAME (default tengen) and
+not ended by a crash (or the games in LIST, a comma list of game numbers),
+asks GNU Go for its score estimate around move k, for k = N, 2N, ... up to
+min(M, moves in the game) (defaults N = 20, M = 200): the mean of its
+estimates of the positions after k - 1 and after k moves, each from
+
+    gnugo --chinese-rules --score estimate -l game-00NN.sgf -L k+1
+
+GNU Go's -L (--until) means "stop loading just before move L is played", so
+-L k+1 is the position after k moves (passes count as moves; checked with
+--printsgf: -L 1 is the empty board, -L 2 holds the first stone). Each call
+has a 60 s timeout; a call that hangs, crashes or prints no score gives a
+missing value (shown as ?) and a note on stderr.
+
+Why two positions: GNU Go's estimate favours the side that has just moved
+by roughly 10-20 points (game 1 of a sample match: after 39 moves B+11.1,
+after 40 W+7.2, after 41 B+8.0). One position per sample would make every
+value lean toward one colour; the mean of two consecutive ones cancels it.
+
+Prints one line per game with NAME's estimated margin (positive = NAME
+ahead, whichever colour NAME played), e.g.
+    game 7 (tengen black, lost W+234.5 round_limit): 20:+3.5 40:-10.1 ...
+then, for each move number, the games with a value and the mean and median
+margin with NAME as black, as white and in all, and the first move number
+at which the estimate falls below -20 in each game (median over games):
+"games are lost by about move X".
+
+GNU Go: PATH, else `gnugo` on PATH, else /usr/games/gnugo. Each estimate
+takes about 2 s (two GNU Go calls); --jobs J (default 1) runs J estimates
+at a time. Progress goes to stderr.
+
+Exit status: 2 on bad input (no folder or games.jsonl, unknown game number,
+--every < 1, ...), 1 when GNU Go is not found.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+PROG = "trajectory.py"
+TIMEOUT_S = 60
+LOST_BELOW = -20.0
+SCORE_RE = re.compile(r"^(Black|White) wins by ([0-9]+(?:\.[0-9]+)?) points?\b", re.I)
+JIGO_RE = re.compile(r"^(jigo|draw)\b|^(Black|White) wins by 0(\.0+)? points?\b", re.I)
+
+
+def note(msg):
+    print(f"{PROG}: {msg}", file=sys.stderr, flush=True)
+
+
+def bad_input(msg):
+    note(msg)
+    sys.exit(2)
+
+
+def find_gnugo(path):
+    if path:
+        found = shutil.which(path) if os.sep not in path else (
+            path if os.path.isfile(path) and os.access(path, os.X_OK) else None)
+        if not found:
+            sys.exit(f"{PROG}: GNU Go not found at {path!r}")
+        return found
+    found = shutil.which("gnugo")
+    if found:
+        return found
+    if os.path.isfile("/usr/games/gnugo") and os.access("/usr/games/gnugo", os.X_OK):
+        return "/usr/games/gnugo"
+    sys.exit(f"{PROG}: GNU Go not found (no gnugo on PATH, no /usr/games/gnugo); give --gnugo PATH")
+
+
+def estimate(gnugo, sgf, k):
+    """Black's margin around move k: the mean of GNU Go's estimates after
+    k - 1 and after k moves, since each leans toward the side that has just
+    moved; or (None, why)."""
+    before, why = estimate_one(gnugo, sgf, k - 1)
+    if before is None:
+        return None, why
+    after, why = estimate_one(gnugo, sgf, k)
+    if after is None:
+        return None, why
+    return (before + after) / 2, None
+
+
+def estimate_one(gnugo, sgf, k):
+    """Black's margin after k moves by GNU Go's estimate, or (None, why)."""
+    cmd = [gnugo, "--chinese-rules", "--score", "estimate", "-l", sgf, "-L", str(k + 1)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {TIMEOUT_S} s"
+    except OSError as e:
+        return None, f"could not run: {e}"
+    if p.returncode < 0:
+        return None, f"killed by signal {-p.returncode}"
+    if p.returncode != 0:
+        return None, f"exit status {p.returncode}"
+    lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
+    last = lines[-1] if lines else ""
+    m = SCORE_RE.match(last)
+    if m:
+        v = float(m.group(2))
+        return (v if m.group(1).lower() == "black" else -v), None
+    if JIGO_RE.match(last):
+        return 0.0, None
+    return None, f"no score in the output (last line {last!r})"
+
+
+def fmt(v):
+    return "?" if v is None else f"{v:+.1f}"
+
+
+def stats_cells(values):
+    if not values:
+        return f"{0:>3} {'-':>7} {'-':>7}"
+    return f"{len(values):>3} {statistics.mean(values):>+7.1f} {statistics.median(values):>+7.1f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("match_dir")
+    ap.add_argument("--name", default="tengen")
+    ap.add_argument("--every", type=int, default=20, metavar="N")
+    ap.add_argument("--upto", type=int, default=200, metavar="M")
+    ap.add_argument("--games", metavar="LIST")
+    ap.add_argument("--gnugo", metavar="PATH")
+    ap.add_argument("--jobs", type=int, default=1, metavar="J")
+    a = ap.parse_args()
+
+    if a.every < 1:
+        bad_input(f"--every must be at least 1 (got {a.every})")
+    if a.upto < 1:
+        bad_input(f"--upto must be at least 1 (got {a.upto})")
+    if a.jobs < 1:
+        bad_input(f"--jobs must be at least 1 (got {a.jobs})")
+    if not os.path.isdir(a.match_dir):
+        bad_input(f"no folder {a.match_dir}")
+    jsonl = os.path.join(a.match_dir, "games.jsonl")
+    if not os.path.isfile(jsonl):
+        bad_input(f"no games.jsonl in {a.match_dir}")
+
+    records = {}
+    with open(jsonl) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                g = json.loads(line)
+                records[int(g["game"])] = g
+            except (ValueError, KeyError, TypeError) as e:
+                bad_input(f"{jsonl}:{n}: not a game record ({e})")
+
+    if a.games:
+        wanted = []
+        for tok in a.games.split(","):
+            tok = tok.strip()
+            if not tok:
+                continue
+            try:
+                num = int(tok)
+            except ValueError:
+                bad_input(f"--games: {tok!r} is not a game number")
+            if num not in records:
+                bad_input(f"game {num} is not in {jsonl}")
+            if a.name not in (records[num].get("black"), records[num].get("white")):
+                bad_input(f"{a.name!r} did not play game {num}")
+            if num not in wanted:
+                wanted.append(num)
+        if not wanted:
+            bad_input("--games lists no game")
+    else:
+        wanted = [num for num in sorted(records)
+                  if a.name in (records[num].get("black"), records[num].get("white"))
+                  and records[num].get("reason") != "crash"]
+        if not wanted:
+            bad_input(f"no game of {a.name!r} not ended by a crash in {jsonl}")
+
+    gnugo = find_gnugo(a.gnugo)
+
+    # Plan: (game, [k...]) with the SGF checked up front.
+    plan = []
+    for num in wanted:
+        g = records[num]
+        sgf = os.path.join(a.match_dir, g.get("sgf") or f"game-{num:04d}.sgf")
+        if not os.path.isfile(sgf):
+            note(f"game {num}: no SGF file {sgf}, skipped")
+            continue
+        moves = int(g.get("moves") or 0)
+        ks = list(range(a.every, min(a.upto, moves) + 1, a.every))
+        plan.append((num, os.path.abspath(sgf), ks))
+    if not plan:
+        bad_input("no game left to look at")
+
+    total = sum(len(ks) for _, _, ks in plan)
+    note(f"{len(plan)} games, {total} GNU Go estimates ({gnugo}, {a.jobs} at a time)")
+
+    results = {}  # game -> {k: NAME's margin or None}
+    t_all = time.monotonic()
+    ex = concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs)
+    try:
+        futures = {num: [(k, ex.submit(estimate, gnugo, sgf, k)) for k in ks] for num, sgf, ks in plan}
+        for i, (num, sgf, ks) in enumerate(plan, 1):
+            g = records[num]
+            colour = "black" if g.get("black") == a.name else "white"
+            sign = 1 if colour == "black" else -1
+            t0 = time.monotonic()
+            vals = {}
+            for k, fut in futures[num]:
+                v, why = fut.result()
+                if v is None:
+                    note(f"game {num} move {k}: GNU Go {why}; value missing")
+                    vals[k] = None
+                else:
+                    vals[k] = sign * v + 0.0  # no -0.0
+            results[num] = vals
+            missing = sum(v is None for v in vals.values())
+            note(f"game {num} done ({i}/{len(plan)}): {len(ks)} estimates"
+                 + (f", {missing} missing" if missing else "")
+                 + f", {time.monotonic() - t0:.1f} s")
+            winner = g.get("winner")
+            if winner == a.name:
+                outcome = "won"
+            elif winner:
+                outcome = "lost"
+            else:
+                outcome = "no winner"
+            head = f"game {num} ({a.name} {colour}, {outcome} {g.get('result', '?')} {g.get('reason', '?')})"
+            body = " ".join(f"{k}:{fmt(vals[k])}" for k in ks)
+            print(f"{head}: {body}" if body else f"{head}: (no move number to look at, {g.get('moves')} moves)",
+                  flush=True)
+    except KeyboardInterrupt:
+        ex.shutdown(wait=False, cancel_futures=True)
+        note("interrupted")
+        sys.exit(130)
+    ex.shutdown()
+    note(f"all done in {time.monotonic() - t_all:.1f} s")
+
+    # Summary per move number.
+    colour_of = {num: ("black" if records[num].get("black") == a.name else "white") for num in results}
+    all_ks = sorted({k for vals in results.values() for k in vals})
+    print()
+    print(f"{a.name}'s estimated margin by GNU Go (positive = {a.name} ahead)")
+    print(f"{'move':>5} | {'as black':^19} | {'as white':^19} | {'all':^19}")
+    print(f"{'':>5} | {'n':>3} {'mean':>7} {'median':>7} | {'n':>3} {'mean':>7} {'median':>7}"
+          f" | {'n':>3} {'mean':>7} {'median':>7}")
+    for k in all_ks:
+        cells = []
+        for want in ("black", "white", None):
+            vs = [vals[k] for num, vals in results.items()
+                  if vals.get(k) is not None and (want is None or colour_of[num] == want)]
+            cells.append(stats_cells(vs))
+        print(f"{k:>5} | " + " | ".join(cells))
+
+    # First move number below LOST_BELOW, per game.
+    print()
+    firsts = {}
+    for num, vals in results.items():
+        for k in sorted(vals):
+            if vals[k] is not None and vals[k] < LOST_BELOW:
+                firsts[num] = k
+                break
+    never = [num for num in results if num not in firsts]
+    if firsts:
+        print(f"first move at which {a.name}'s estimate falls below {LOST_BELOW:g}: "
+              + " ".join(f"game {num}:{k}" for num, k in sorted(firsts.items())))
+        for want in ("black", "white"):
+            ks = [k for num, k in firsts.items() if colour_of[num] == want]
+            if ks:
+                print(f"  as {want}: median move {statistics.median(ks):g} over {len(ks)} games")
+        print(f"games are lost by about move {statistics.median(firsts.values()):g}"
+              f" (median over the {len(firsts)} of {len(results)} games that fell below {LOST_BELOW:g};"
+              f" {len(never)} never did up to move {max(all_ks) if all_ks else 0})")
+    else:
+        print(f"no game's estimate fell below {LOST_BELOW:g} up to move {max(all_ks) if all_ks else 0}")
+
+
+if __name__ == "__main__":
+    main()
