@@ -389,16 +389,7 @@ mod tests {
     #[test]
     fn a_learnt_reply_is_played_only_while_it_is_sensible() {
         // black's last move is at the centre; white has learnt an answer
-        let mut b = board(
-            ". . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .",
-            Color::Black,
-        );
+        let mut b = Board::new(7, 7);
         let learn = |b: &Board, answer: Point| {
             let mut r = Replies::new();
             r.start(b);
