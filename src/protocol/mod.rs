@@ -23,8 +23,7 @@ use crate::tools::ToolError;
 /// The arena bot on stdin/stdout. Returns the process exit code.
 pub fn run_bot() -> i32 {
     // without arguments there is nothing to refuse
-    let config = search_config(&mut Vec::new()).unwrap_or_default();
-    bot::run_with(bot::Bot::with_thinker(thinker::Thinker::new(config)))
+    run_bot_with(search_config(&mut Vec::new()).unwrap_or_default())
 }
 
 /// `tengen bot [--set NAME=VALUE]...`: the arena bot with search parameters
@@ -32,8 +31,19 @@ pub fn run_bot() -> i32 {
 pub fn run_tuned_bot(mut args: Vec<String>) -> Result<(), ToolError> {
     let config = search_config(&mut args)?;
     crate::tools::no_more_args(&args)?;
-    bot::run_with(bot::Bot::with_thinker(thinker::Thinker::new(config)));
-    Ok(())
+    match run_bot_with(config) {
+        0 => Ok(()),
+        code => Err(ToolError {
+            message: format!("the bot stopped with exit code {code}"),
+            code,
+        }),
+    }
+}
+
+/// The arena bot on stdin/stdout, its search set up by `config`. Returns
+/// the process exit code.
+fn run_bot_with(config: Config) -> i32 {
+    bot::run_with(bot::Bot::with_thinker(thinker::Thinker::new(config)))
 }
 
 /// The seed the local arena gives each game's bots: without it, two bots at
