@@ -207,6 +207,7 @@ def main():
     note(f"{len(plan)} games, {total} GNU Go estimates ({gnugo}, {a.jobs} at a time)")
 
     results = {}  # game -> {k: NAME's margin or None}
+    colour_of = {}  # game -> NAME's colour
     t_all = time.monotonic()
     ex = concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs)
     try:
@@ -214,6 +215,7 @@ def main():
         for i, (num, sgf, ks) in enumerate(plan, 1):
             g = records[num]
             colour = "black" if g.get("black") == a.name else "white"
+            colour_of[num] = colour
             sign = 1 if colour == "black" else -1
             t0 = time.monotonic()
             vals = {}
@@ -248,7 +250,6 @@ def main():
     note(f"all done in {time.monotonic() - t_all:.1f} s")
 
     # Summary per move number.
-    colour_of = {num: ("black" if records[num].get("black") == a.name else "white") for num in results}
     all_ks = sorted({k for vals in results.values() for k in vals})
     print()
     print(f"{a.name}'s estimated margin by GNU Go (positive = {a.name} ahead)")
