@@ -22,6 +22,9 @@ usage:
   tengen gtp [--seconds S] [--set NAME=VALUE]...
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)
+  tengen learn [--player NAME] [--out FILE] SGF...
+                         fit the learnt prior's move weights to game
+                         records (tengen learn --help)
   tengen random-bot [--seed S]
                          an arena bot playing uniformly random legal moves
   tengen arena ...       the local engine simulator (tengen arena --help)
@@ -43,6 +46,7 @@ fn dispatch(command: &str, args: Vec<String>) -> Result<String, ToolError> {
         "score" => tools::score::run(args, &read_stdin()?),
         "validate" => tools::validate::run(args, &read_stdin()?),
         "bench" => tools::bench::run(args),
+        "learn" => tools::learn::run(args),
         "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
         "bot" => tengen::protocol::run_tuned_bot(args).map(|()| String::new()),
         "gtp" => tengen::protocol::run_gtp(args).map(|()| String::new()),

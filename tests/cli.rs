@@ -305,3 +305,62 @@ fn the_tuned_bot_plays_and_refuses_unknown_parameters() {
     fails(&["gtp", "--set", "policy.capture=200"], "");
     assert!(ok(&["bot", "--help"], "").contains("priors.near_last_1"));
 }
+
+/// `tengen learn` on two records in a temporary folder: the table it
+/// writes reads back as the bot's, and bad records or arguments fail with
+/// a message and no table.
+#[test]
+fn learn_fits_a_table_and_refuses_bad_records() {
+    let dir = std::env::temp_dir().join(format!("tengen-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let games = [
+        "(;SZ[9]PB[me]PW[you];B[ee];W[ce];B[eg];W[gc];B[cg];W[gg];B[dd];W[dc];B[fe])",
+        "(;SZ[9]PB[you]PW[me];B[cc];W[gg];B[cg];W[gc];B[ee];W[ec];B[eg])",
+    ];
+    for (k, g) in games.iter().enumerate() {
+        std::fs::write(path(&format!("g{k}.sgf")), g).unwrap();
+    }
+    let (a, b, table) = (path("g0.sgf"), path("g1.sgf"), path("table.txt"));
+    let out = ok(
+        &[
+            "learn",
+            "--player",
+            "me",
+            "--holdout",
+            "0",
+            "--out",
+            &table,
+            &a,
+            &b,
+        ],
+        "",
+    );
+    assert!(
+        out.contains("2 games") && out.contains("train: 8 moves"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert!(
+        text.contains("unseen shape") && text.contains("\ndist_last "),
+        "{text}"
+    );
+    tengen::search::gammas::Gammas::parse(&text).expect("the table reads back");
+
+    std::fs::remove_file(&table).unwrap();
+    let bad = path("bad.sgf");
+    std::fs::write(&bad, "(;SZ[9];B[ee];W[ee])").unwrap();
+    let e = fails(&["learn", "--out", &table, &a, &bad], "");
+    assert!(e.contains("bad.sgf") && e.contains("move 2"), "{e}");
+    assert!(
+        !std::path::Path::new(&table).exists(),
+        "a table after an error"
+    );
+    let e = fails(&["learn", "--player", "nobody", &a], "");
+    assert!(e.contains("nobody"), "{e}");
+    let e = fails(&["learn", &path("missing.sgf")], "");
+    assert!(e.contains("missing.sgf"), "{e}");
+    fails(&["learn"], "");
+    fails(&["learn", "--iterations", "x", &a], "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

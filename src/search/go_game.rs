@@ -1,6 +1,8 @@
 //! Go as a [`SearchGame`]: the board, komi, the horizon of the round limit,
 //! priors for new nodes and the playout policy.
 
+use super::features::features;
+use super::gammas;
 use super::patterns;
 use super::policy::{self, PolicyConfig};
 use super::replies::Replies;
@@ -52,6 +54,10 @@ pub struct PriorConfig {
     /// A corner point (3-3 to 5-4) of an empty corner, where games start:
     /// a win on top of `good_line_open`.
     pub empty_corner: f32,
+    /// The learnt prior ([`gammas`]): a move with probability `p` among
+    /// the legal moves gets `learned * p ^ learned_power` won visits.
+    pub learned: f32,
+    pub learned_power: f32,
     /// The pass move starts with this many visits (at 10 % while the board
     /// is open, 50 % late in the game).
     pub pass: f32,
@@ -72,6 +78,8 @@ impl Default for PriorConfig {
             low_line_open: 10.0,
             good_line_open: 10.0,
             empty_corner: 0.0,
+            learned: 0.0,
+            learned_power: 0.5,
             pass: 10.0,
         }
     }
@@ -290,11 +298,15 @@ impl SearchGame for GoState {
     fn expand(&self, out: &mut Vec<Prior>) {
         let b = &self.board;
         let c = b.to_move();
+        let first = out.len();
         for &e in b.empty_points() {
             let p = Point(e);
             if b.is_legal(c, p) && !b.is_eye(c, p) {
                 out.push(self.prior(p));
             }
+        }
+        if self.priors.learned > 0.0 {
+            self.add_learned(&mut out[first..]);
         }
         // Passing gets no AMAF updates, so its prior alone decides whether it
         // is ever tried: low while the board is open, even once it is mostly
@@ -352,6 +364,25 @@ impl SearchGame for GoState {
 }
 
 impl GoState {
+    /// Adds the learnt prior to the priors of the moves `children`: won
+    /// visits in proportion to a power of each move's probability among
+    /// them, as Pachi weighs its pattern prior. A bonus and never a
+    /// penalty: the unlikely moves keep what the other priors give them.
+    fn add_learned(&self, children: &mut [Prior]) {
+        let (b, c, cfg) = (&self.board, self.board.to_move(), &self.priors);
+        let table = gammas::Gammas::builtin();
+        let strengths: Vec<f32> = children
+            .iter()
+            .map(|child| table.strength(&features(b, c, Point(child.action))))
+            .collect();
+        let total: f32 = strengths.iter().sum();
+        for (child, s) in children.iter_mut().zip(strengths) {
+            let bonus = cfg.learned * (s / total).powf(cfg.learned_power);
+            child.visits += bonus;
+            child.wins += bonus;
+        }
+    }
+
     /// Late in the game: less than 40 % of the board is empty. Passing is
     /// then a real candidate and gets measured.
     pub fn is_late(&self) -> bool {
@@ -410,6 +441,45 @@ mod tests {
             .expect("an empty neighbour");
         let (full, none) = (state(late.clone(), full.priors), state(late, none.priors));
         assert_eq!(full.prior(next).wins, none.prior(next).wins);
+    }
+
+    #[test]
+    fn the_learnt_prior_adds_won_visits_by_the_table_s_probabilities() {
+        let mut b = Board::new(19, 19);
+        for (x, y) in [(3, 3), (15, 15), (15, 3), (3, 15), (16, 5)] {
+            b.play_legal(b.to_move(), b.point(x, y));
+        }
+        let learned = PriorConfig {
+            learned: 50.0,
+            learned_power: 1.0,
+            ..PriorConfig::default()
+        };
+        let (with, without) = (
+            state(b.clone(), learned),
+            state(b.clone(), PriorConfig::default()),
+        );
+        let (mut a, mut z) = (Vec::new(), Vec::new());
+        with.expand(&mut a);
+        without.expand(&mut z);
+        assert_eq!(a.len(), z.len());
+        let table = gammas::Gammas::builtin();
+        let c = b.to_move();
+        let strength = |action| table.strength(&features(&b, c, Point(action)));
+        let total: f32 = a[..a.len() - 1].iter().map(|p| strength(p.action)).sum();
+        let mut added = 0.0;
+        for (x, y) in a.iter().zip(&z) {
+            let bonus = x.visits - y.visits;
+            // all won, and the pass gets none
+            assert!((x.wins - y.wins - bonus).abs() < 1e-3);
+            if x.action == PASS {
+                assert_eq!(bonus, 0.0);
+                continue;
+            }
+            assert!((bonus - 50.0 * strength(x.action) / total).abs() < 1e-3);
+            added += bonus;
+        }
+        // at power 1 the bonuses share out exactly the 50 visits
+        assert!((added - 50.0).abs() < 0.01, "{added}");
     }
 
     #[test]

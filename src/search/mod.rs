@@ -3,6 +3,8 @@
 //!
 //! Entry point: [`Searcher::think`].
 
+pub mod features;
+pub mod gammas;
 pub mod go_game;
 pub mod nakade;
 mod params;

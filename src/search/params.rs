@@ -160,6 +160,16 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.priors.empty_corner = real(v)?
     ),
     param!(
+        "priors.learned",
+        "visits of the learnt prior (src/search/gammas.txt)",
+        |c, v| c.priors.learned = real(v)?
+    ),
+    param!(
+        "priors.learned_power",
+        "its win rate: (strength / strongest) to this power",
+        |c, v| c.priors.learned_power = real(v)?
+    ),
+    param!(
         "priors.pass",
         "visits the pass child starts with",
         |c, v| c.priors.pass = real(v)?

@@ -3,6 +3,7 @@
 //! turns errors into a message on stderr and a non-zero exit.
 
 pub mod bench;
+pub mod learn;
 pub mod score;
 pub mod validate;
 

@@ -1,0 +1,509 @@
+//! `tengen learn`: fits the weights of the learnt prior (one gamma per move
+//! feature, see `search::features`) to the moves of game records, by
+//! Hunter's minorization-maximization for the generalized Bradley-Terry
+//! model, as Coulom (2007) used it for Go: each recorded move won a
+//! competition among all the legal moves of its position.
+
+use super::{no_more_args, parse_flag, take_flag, ToolError};
+use crate::go::{Board, Color, Point};
+use crate::search::features::{canonical, features, Features, GROUPS};
+use crate::search::gammas::key;
+use fxhash::FxHashMap;
+use std::fmt::Write as _;
+
+pub const USAGE: &str = "\
+usage: tengen learn [--player NAME] [--iterations N] [--min-count K]
+                    [--holdout H] [--out FILE] SGF...
+  --player NAME    learn only the moves of the player so named (PB/PW);
+                   default: every move
+  --iterations N   rounds of updates (default 30)
+  --min-count K    keep features seen in at least K candidate moves
+                   (default 3); rarer shapes share one weight
+  --holdout H      every H-th game is kept out of the fit and only
+                   measured (default 10; 0: none)
+  --out FILE       write the table there (default: stdout) and print the
+                   summary instead";
+
+/// A position: its distinct candidate feature sets with how many legal
+/// moves have each, and which one was played.
+struct Position {
+    candidates: Vec<([u32; GROUPS.len()], u32)>,
+    played: usize,
+}
+
+const ABSENT: u32 = u32::MAX;
+
+pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
+    if args.iter().any(|a| a == "--help") {
+        return Ok(format!("{USAGE}\n"));
+    }
+    let player = take_flag(&mut args, "--player")?;
+    let iterations: usize = parse_flag(&mut args, "--iterations")?.unwrap_or(30);
+    let min_count: u32 = parse_flag(&mut args, "--min-count")?.unwrap_or(3);
+    let holdout: usize = parse_flag(&mut args, "--holdout")?.unwrap_or(10);
+    let out = take_flag(&mut args, "--out")?;
+    if let Some(a) = args.iter().find(|a| a.starts_with("--")) {
+        no_more_args(std::slice::from_ref(a))?;
+    }
+    if args.is_empty() {
+        return Err(ToolError::usage(format!("no game records\n{USAGE}")));
+    }
+    let mut ids: FxHashMap<u32, usize> = FxHashMap::default();
+    let mut names: Vec<(usize, u32)> = Vec::new();
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for path in &args {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
+        let record = read_sgf(&text).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
+        let held = holdout > 0 && games % holdout == holdout - 1;
+        let into = if held { &mut test } else { &mut train };
+        let positions = positions(&record, player.as_deref(), &mut ids, &mut names)
+            .map_err(|e| ToolError::input(format!("{path}: {e}")))?;
+        into.extend(positions);
+        games += 1;
+    }
+    if train.is_empty() {
+        return Err(ToolError::input(match &player {
+            Some(p) => format!("no move of a player named {p:?} to learn from"),
+            None => "no move to learn from".to_string(),
+        }));
+    }
+    let mut gamma = vec![1.0f64; names.len()];
+    let wins = win_counts(&train, names.len());
+    for _ in 0..iterations {
+        for g in 0..GROUPS.len() {
+            mm_update(&train, &wins, &names, g, &mut gamma);
+        }
+    }
+    let (train_fit, test_fit) = (fit(&train, &gamma), fit(&test, &gamma));
+    let mut summary = format!(
+        "{games} games, {} features; iterations {iterations}\n",
+        names.len()
+    );
+    for (what, set, f) in [("train", &train, train_fit), ("holdout", &test, test_fit)] {
+        let _ = writeln!(
+            summary,
+            "{what}: {} moves, first choice {:.1} %, in the top 5 {:.1} %, mean log-likelihood {:.3}",
+            set.len(),
+            100.0 * f.top1,
+            100.0 * f.top5,
+            f.log_likelihood
+        );
+    }
+    let table = table(&names, &gamma, &train, min_count, &summary);
+    match out {
+        None => Ok(table),
+        Some(file) => {
+            std::fs::write(&file, table)
+                .map_err(|e| ToolError::input(format!("cannot write {file}: {e}")))?;
+            Ok(summary)
+        }
+    }
+}
+
+/// A game record's size, players and moves.
+pub struct Record {
+    pub size: usize,
+    pub black: String,
+    pub white: String,
+    pub moves: Vec<(Color, Option<(usize, usize)>)>,
+}
+
+/// Reads the main line of an SGF game: SZ, PB, PW and the B/W moves.
+/// Setup stones (AB, AW, AE) are refused: replaying the moves alone would
+/// give another position.
+pub fn read_sgf(text: &str) -> Result<Record, String> {
+    let mut rec = Record {
+        size: 19,
+        black: String::new(),
+        white: String::new(),
+        moves: Vec::new(),
+    };
+    let body = text.trim_start();
+    if !body.starts_with("(;") {
+        return Err("not an SGF game: it does not start with \"(;\"".into());
+    }
+    let bytes: Vec<char> = body.chars().collect();
+    let (mut i, mut depth, mut ident) = (0, 0, String::new());
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            '(' => {
+                depth += 1;
+                // a variation after the main line: the main line is done
+                if depth > 1 {
+                    break;
+                }
+            }
+            ')' => break,
+            ';' => ident.clear(),
+            '[' => {
+                let mut value = String::new();
+                i += 1;
+                while i < bytes.len() && bytes[i] != ']' {
+                    if bytes[i] == '\\' && i + 1 < bytes.len() {
+                        i += 1;
+                    }
+                    value.push(bytes[i]);
+                    i += 1;
+                }
+                if i == bytes.len() {
+                    return Err("a property value is not closed with ']'".into());
+                }
+                property(&mut rec, &ident, &value)?;
+            }
+            c if c.is_ascii_uppercase() => {
+                // a new identifier, unless this continues the one before a
+                // run of values
+                if i == 0 || !bytes[i - 1].is_ascii_uppercase() {
+                    ident.clear();
+                }
+                ident.push(c);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(rec)
+}
+
+fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
+    match ident {
+        "SZ" => {
+            rec.size = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|n| (1..=crate::go::MAX_SIZE).contains(n))
+                .ok_or_else(|| format!("SZ[{value}]: not a supported square size"))?;
+        }
+        "PB" => rec.black = value.to_string(),
+        "PW" => rec.white = value.to_string(),
+        "AB" | "AW" | "AE" => return Err(format!("{ident}: setup stones are not supported")),
+        "B" | "W" => {
+            let color = if ident == "B" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let point = match value.as_bytes() {
+                [] => None,
+                [x, y] if rec.size <= 19 && (x, y) == (&b't', &b't') => None,
+                [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
+                    Some(((x - b'a') as usize, (y - b'a') as usize))
+                }
+                _ => return Err(format!("{ident}[{value}]: not a move")),
+            };
+            rec.moves.push((color, point));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Replays `rec` and describes the position before each move of `player`
+/// (every move when `None`) that was a legal, non-eye-filling stone.
+fn positions(
+    rec: &Record,
+    player: Option<&str>,
+    ids: &mut FxHashMap<u32, usize>,
+    names: &mut Vec<(usize, u32)>,
+) -> Result<Vec<Position>, String> {
+    let mut board = Board::new(rec.size, rec.size);
+    let mut out = Vec::new();
+    for (n, &(color, point)) in rec.moves.iter().enumerate() {
+        let name = if color == Color::Black {
+            &rec.black
+        } else {
+            &rec.white
+        };
+        let learn = player.is_none_or(|p| p == name);
+        let Some((x, y)) = point else {
+            board.set_to_move(color);
+            board.pass();
+            continue;
+        };
+        if x >= rec.size || y >= rec.size {
+            return Err(format!("move {}: ({x}, {y}) is off the board", n + 1));
+        }
+        let p = board.point(x, y);
+        board.set_to_move(color);
+        if learn && !board.is_eye(color, p) && board.is_legal(color, p) {
+            out.push(position(&board, color, p, ids, names));
+        }
+        board
+            .play_stone(color, p)
+            .map_err(|e| format!("move {}: {e}", n + 1))?;
+    }
+    Ok(out)
+}
+
+fn position(
+    b: &Board,
+    c: Color,
+    played: Point,
+    ids: &mut FxHashMap<u32, usize>,
+    names: &mut Vec<(usize, u32)>,
+) -> Position {
+    let mut index: FxHashMap<Features, usize> = FxHashMap::default();
+    let mut candidates = Vec::new();
+    let mut played_at = 0;
+    for &e in b.empty_points() {
+        let p = Point(e);
+        if !b.is_legal(c, p) || b.is_eye(c, p) {
+            continue;
+        }
+        let mut f = features(b, c, p);
+        f[0] = canonical(f[0]);
+        let at = *index.entry(f).or_insert_with(|| {
+            let mut dense = [ABSENT; GROUPS.len()];
+            for (g, &feature) in f.iter().enumerate() {
+                if feature != 0 {
+                    dense[g] = *ids.entry(key(g, feature)).or_insert_with(|| {
+                        names.push((g, feature));
+                        names.len() - 1
+                    }) as u32;
+                }
+            }
+            candidates.push((dense, 0));
+            candidates.len() - 1
+        });
+        candidates[at].1 += 1;
+        if p == played {
+            played_at = at;
+        }
+    }
+    Position {
+        candidates,
+        played: played_at,
+    }
+}
+
+fn win_counts(set: &[Position], n: usize) -> Vec<f64> {
+    let mut wins = vec![0.0; n];
+    for pos in set {
+        for &id in &pos.candidates[pos.played].0 {
+            if id != ABSENT {
+                wins[id as usize] += 1.0;
+            }
+        }
+    }
+    wins
+}
+
+fn strength(dense: &[u32; GROUPS.len()], gamma: &[f64]) -> f64 {
+    dense
+        .iter()
+        .filter(|&&id| id != ABSENT)
+        .map(|&id| gamma[id as usize])
+        .product()
+}
+
+/// One minorization-maximization step for the features of group `g`, with
+/// a virtual win and a virtual loss against a feature of weight 1 so that
+/// rare features stay near 1.
+fn mm_update(set: &[Position], wins: &[f64], names: &[(usize, u32)], g: usize, gamma: &mut [f64]) {
+    let mut denom = vec![0.0; gamma.len()];
+    for pos in set {
+        let total: f64 = pos
+            .candidates
+            .iter()
+            .map(|(d, n)| *n as f64 * strength(d, gamma))
+            .sum();
+        for (d, n) in &pos.candidates {
+            let id = d[g];
+            if id != ABSENT {
+                denom[id as usize] += *n as f64 * strength(d, gamma) / gamma[id as usize] / total;
+            }
+        }
+    }
+    for (id, &(group, _)) in names.iter().enumerate() {
+        if group == g {
+            gamma[id] = (wins[id] + 1.0) / (denom[id] + 2.0 / (gamma[id] + 1.0));
+        }
+    }
+}
+
+struct Fit {
+    top1: f64,
+    top5: f64,
+    log_likelihood: f64,
+}
+
+/// How well the weights predict the moves of `set`: how often the move
+/// played is the strongest candidate (ties shared), among the 5 strongest,
+/// and the mean log-probability of the move played.
+fn fit(set: &[Position], gamma: &[f64]) -> Fit {
+    let (mut top1, mut top5, mut ll) = (0.0, 0.0, 0.0);
+    for pos in set {
+        let strengths: Vec<f64> = pos
+            .candidates
+            .iter()
+            .map(|(d, _)| strength(d, gamma))
+            .collect();
+        let s = strengths[pos.played];
+        let total: f64 = strengths
+            .iter()
+            .zip(&pos.candidates)
+            .map(|(x, (_, n))| x * *n as f64)
+            .sum();
+        let (mut above, mut equal) = (0.0, 0.0);
+        for (x, (_, n)) in strengths.iter().zip(&pos.candidates) {
+            if *x > s {
+                above += *n as f64;
+            } else if *x == s {
+                equal += *n as f64;
+            }
+        }
+        // the played move ranks among its equals uniformly
+        top1 += if above == 0.0 { 1.0 / equal } else { 0.0 };
+        top5 += ((5.0 - above) / equal).clamp(0.0, 1.0);
+        ll += (s / total).ln();
+    }
+    let n = set.len().max(1) as f64;
+    Fit {
+        top1: top1 / n,
+        top5: top5 / n,
+        log_likelihood: ll / n,
+    }
+}
+
+/// The table `search::gammas` reads: features seen in `min_count`
+/// candidates or more, and one weight for the rarer shapes.
+fn table(
+    names: &[(usize, u32)],
+    gamma: &[f64],
+    train: &[Position],
+    min_count: u32,
+    summary: &str,
+) -> String {
+    let mut seen = vec![0u32; names.len()];
+    for pos in train {
+        for (d, n) in &pos.candidates {
+            for &id in d.iter().filter(|&&id| id != ABSENT) {
+                seen[id as usize] += n;
+            }
+        }
+    }
+    // rare shapes: their weights' geometric mean
+    let (mut log_sum, mut rare) = (0.0, 0);
+    for (id, &(g, _)) in names.iter().enumerate() {
+        if g == 0 && seen[id] < min_count.max(1) {
+            log_sum += gamma[id].ln();
+            rare += 1;
+        }
+    }
+    let unseen = if rare > 0 {
+        (log_sum / rare as f64).exp()
+    } else {
+        1.0
+    };
+    let mut out =
+        String::from("# tengen learnt move weights (tengen learn): GROUP FEATURE GAMMA\n");
+    for line in summary.lines() {
+        let _ = writeln!(out, "# {line}");
+    }
+    let _ = writeln!(out, "unseen shape {unseen:.4e}");
+    let mut rows: Vec<usize> = (0..names.len())
+        .filter(|&id| seen[id] >= min_count)
+        .collect();
+    rows.sort_by_key(|&id| names[id]);
+    for id in rows {
+        let (g, f) = names[id];
+        let _ = writeln!(out, "{} {f} {:.4e}", GROUPS[g], gamma[id]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::Move;
+
+    #[test]
+    fn sgf_main_line_moves_and_players_are_read() {
+        let r =
+            read_sgf("(;GM[1]SZ[9]PB[a]PW[b\\]c]C[x;y(z)];B[cc]C[1];W[]\n;B[tt](;W[aa])(;W[bb]))")
+                .unwrap();
+        assert_eq!(
+            (r.size, r.black.as_str(), r.white.as_str()),
+            (9, "a", "b]c")
+        );
+        assert_eq!(
+            r.moves,
+            vec![
+                (Color::Black, Some((2, 2))),
+                (Color::White, None),
+                (Color::Black, None),
+            ]
+        );
+        assert!(read_sgf("GM[1]").is_err());
+        assert!(read_sgf("(;SZ[9];B[cc").is_err());
+        assert!(read_sgf("(;SZ[9]AB[cc];B[dd])").is_err());
+        assert!(read_sgf("(;SZ[99])").is_err());
+        assert!(read_sgf("(;B[c])").is_err());
+    }
+
+    #[test]
+    fn the_fit_learns_that_the_played_feature_wins() {
+        // a 9x9 game where one player always answers at distance 2 of the
+        // last move (a knight's move away along the edge of the last)
+        let mut board = Board::new(9, 9);
+        let mut sgf = String::from("(;SZ[9]PB[b]PW[w]");
+        let mut rng = crate::search::rng::Rng::new(7);
+        for n in 0..40 {
+            let c = board.to_move();
+            let near = match board.last_moves()[0] {
+                Move::Play(q) if n % 2 == 1 => board
+                    .neighbors(q)
+                    .into_iter()
+                    .find(|&p| board.at(p) == crate::go::Cell::Empty && board.is_legal(c, p)),
+                _ => None,
+            };
+            let p = match near {
+                Some(p) => p,
+                None => match crate::search::playout::random_move(&board, &mut rng) {
+                    Move::Play(p) => p,
+                    Move::Pass => break,
+                },
+            };
+            let (x, y) = board.xy(p);
+            let _ = write!(
+                sgf,
+                ";{}[{}]",
+                c.letter(),
+                crate::go::coord::sgf_point(x, y)
+            );
+            board.play_legal(c, p);
+        }
+        sgf.push(')');
+        let rec = read_sgf(&sgf).unwrap();
+        let (mut ids, mut names) = (FxHashMap::default(), Vec::new());
+        let train = positions(&rec, Some("w"), &mut ids, &mut names).unwrap();
+        assert!(train.len() >= 15, "{} positions", train.len());
+        let mut gamma = vec![1.0; names.len()];
+        let wins = win_counts(&train, names.len());
+        let before = fit(&train, &gamma).log_likelihood;
+        for _ in 0..10 {
+            for g in 0..GROUPS.len() {
+                mm_update(&train, &wins, &names, g, &mut gamma);
+            }
+        }
+        let after = fit(&train, &gamma);
+        assert!(
+            after.log_likelihood > before + 1.0,
+            "{before} -> {}",
+            after.log_likelihood
+        );
+        // distance 2 (next to the last move) is by far the strongest
+        let near = ids[&key(1, 2)];
+        let far = ids[&key(1, 17)];
+        assert!(
+            gamma[near] > 10.0 * gamma[far],
+            "{} vs {}",
+            gamma[near],
+            gamma[far]
+        );
+    }
+}
