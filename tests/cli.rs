@@ -360,6 +360,8 @@ fn learn_fits_a_table_and_refuses_bad_records() {
     assert!(e.contains("nobody"), "{e}");
     let e = fails(&["learn", &path("missing.sgf")], "");
     assert!(e.contains("missing.sgf"), "{e}");
+    let e = fails(&["learn", "--holdout", "1", &a], "");
+    assert!(e.contains("held out"), "{e}");
     fails(&["learn"], "");
     fails(&["learn", "--iterations", "x", &a], "");
     let _ = std::fs::remove_dir_all(&dir);

@@ -213,19 +213,19 @@ fn tactics(b: &Board, c: Color, p: Point) -> (usize, bool, usize) {
 mod tests {
     use super::*;
 
+    /// Black to play a hane at the head of two stones, at (2, 2).
+    const HANE: &str = ". . . . .\n\
+                        . . X O .\n\
+                        . . . X .\n\
+                        . . . . .\n\
+                        . . . . .";
+
     #[test]
     fn the_shape_is_the_same_under_symmetry_and_colour() {
         let shape = |b: &Board, c, p| canonical(shape_code(b, c, p));
         // a hane at the head of two stones, seen from both players and
         // mirrored
-        let black = Board::from_ascii(
-            ". . . . .\n\
-             . . X O .\n\
-             . . . X .\n\
-             . . . . .\n\
-             . . . . .",
-        )
-        .unwrap();
+        let black = Board::from_ascii(HANE).unwrap();
         let white = Board::from_ascii(
             ". . . . .\n\
              . X O . .\n\
@@ -289,14 +289,7 @@ mod tests {
 
     #[test]
     fn variants_are_the_symmetries_of_a_shape() {
-        let b = Board::from_ascii(
-            ". . . . .\n\
-             . . X O .\n\
-             . . . X .\n\
-             . . . . .\n\
-             . . . . .",
-        )
-        .unwrap();
+        let b = Board::from_ascii(HANE).unwrap();
         let code = shape_code(&b, Color::Black, b.point(2, 2));
         let all = variants(code);
         assert!(all.contains(&code));

@@ -65,6 +65,9 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     if train.is_empty() {
         return Err(ToolError::input(match &player {
+            _ if !test.is_empty() => {
+                "every game is held out: nothing left to learn from (--holdout)".to_string()
+            }
             Some(p) => format!("no move of a player named {p:?} to learn from"),
             None => "no move to learn from".to_string(),
         }));
