@@ -66,6 +66,8 @@ fn capture_of_one_stone() {
     assert_eq!(b.atari_liberty(at(&b, 1, 1)), Some(at(&b, 1, 2)));
     assert!(b.captures_at(B, at(&b, 1, 2)));
     assert!(!b.captures_at(B, at(&b, 0, 2)));
+    assert_eq!(b.captured_by(B, at(&b, 1, 2)), 1);
+    assert_eq!(b.captured_by(B, at(&b, 0, 2)), 0);
     assert_eq!(play(&mut b, B, 1, 2), Ok(1));
     assert_eq!(compact(&b), diagram(&[".X.", "X.X", ".X."]));
     assert_eq!(b.captures_by(B), 1);
@@ -87,6 +89,7 @@ fn capture_of_many_stones() {
     );
     assert_eq!(b.string_size(at(&b, 0, 0)), 4);
     assert_eq!(b.liberty_count(at(&b, 1, 1)), 1);
+    assert_eq!(b.captured_by(B, at(&b, 1, 2)), 4);
     assert_eq!(play(&mut b, B, 1, 2), Ok(4));
     assert_eq!(compact(&b), diagram(&["..X.", "..X.", "XXX.", ".X.."]));
     assert_eq!(b.captures_by(B), 4);
@@ -104,9 +107,21 @@ fn capture_of_two_strings_at_once() {
          . X . X .",
     );
     assert_eq!(b.liberties_after(B, at(&b, 2, 0), 8), 3);
+    assert_eq!(b.captured_by(B, at(&b, 2, 0)), 2);
     assert_eq!(play(&mut b, B, 2, 0), Ok(2));
     assert_eq!(compact(&b), diagram(&["X.X.X", ".X.X."]));
     assert_eq!(b.ko_point(), None, "two stones taken: no ko");
+}
+
+#[test]
+fn a_string_touching_the_move_twice_is_captured_once() {
+    let mut b = board(
+        "O O X
+         . O X
+         X X .",
+    );
+    assert_eq!(b.captured_by(B, at(&b, 0, 1)), 3);
+    assert_eq!(play(&mut b, B, 0, 1), Ok(3));
 }
 
 #[test]

@@ -544,6 +544,18 @@ impl Board {
             .any(|n| self.cells[n.idx()] == opp && self.libs[self.head[n.idx()] as usize] == 1)
     }
 
+    /// How many stones a stone of `c` at `p` would capture, each string
+    /// counted once however many of its stones touch `p`.
+    #[inline]
+    pub fn captured_by(&self, c: Color, p: Point) -> usize {
+        let opp = c.opp().stone();
+        let strings = self.neighbors(p).into_iter().zip(self.distinct_heads(p));
+        strings.fold(0, |total, (n, h)| {
+            let taken = (self.cells[n.idx()] == opp) & (h != NONE) & (self.libs[ix(h)] == 1);
+            total + taken as usize * self.size[ix(h)] as usize
+        })
+    }
+
     /// Legality of `c` playing at `p` by the board alone: the point is empty,
     /// the move is not suicide and does not retake a ko at once. Positional
     /// superko needs the game history: see [`super::Game`].

@@ -44,7 +44,8 @@ pub fn features(b: &Board, c: Color, p: Point) -> Features {
     f[1] = distance(b, p, last[0]);
     f[2] = distance(b, p, last[1]);
     f[3] = line(b, p);
-    let (captured, own_in_atari, atari_given) = tactics(b, c, p);
+    let captured = b.captured_by(c, p);
+    let (own_in_atari, atari_given) = tactics(b, c, p);
     f[4] = match captured {
         0 => 0,
         1 => 1,
@@ -184,29 +185,23 @@ fn line(b: &Board, p: Point) -> u32 {
     1 + line * 4 + crowd
 }
 
-/// Stones captured, whether an own string next to `p` is in atari, and
-/// the size of the largest enemy string next to `p` with two liberties
-/// (which the move puts in atari).
-fn tactics(b: &Board, c: Color, p: Point) -> (usize, bool, usize) {
-    let (mut captured, mut own_in_atari, mut atari) = (0, false, 0);
-    let mut seen: [Option<Point>; 4] = [None; 4];
-    for (k, n) in b.neighbors(p).into_iter().enumerate() {
+/// Whether an own string next to `p` is in atari, and the size of the
+/// largest enemy string next to `p` with two liberties (which the move
+/// puts in atari).
+fn tactics(b: &Board, c: Color, p: Point) -> (bool, usize) {
+    let (mut own_in_atari, mut atari) = (false, 0);
+    for n in b.neighbors(p) {
         let Some(owner) = b.at(n).color() else {
             continue;
         };
-        let id = b.string_id(n);
-        let fresh = !seen[..k].contains(&Some(id));
-        seen[k] = Some(id);
         let libs = b.liberty_count(n);
         if owner == c {
             own_in_atari |= libs == 1;
-        } else if fresh && libs == 1 {
-            captured += b.string_size(n);
         } else if libs == 2 {
             atari = atari.max(b.string_size(n));
         }
     }
-    (captured, own_in_atari, atari)
+    (own_in_atari, atari)
 }
 
 #[cfg(test)]

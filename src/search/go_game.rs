@@ -178,7 +178,7 @@ impl GoState {
             *v += n;
             *w += n;
         };
-        let captured = captured_by(b, c, p);
+        let captured = b.captured_by(c, p);
         if captured > 0 {
             let n = if captured == 1 {
                 cfg.capture_one
@@ -230,22 +230,6 @@ impl GoState {
             wins,
         }
     }
-}
-
-/// Stones a stone of `c` at `p` would capture.
-fn captured_by(b: &Board, c: Color, p: Point) -> usize {
-    let mut seen = [Point(0); 4];
-    let mut total = 0;
-    for (k, n) in b.neighbors(p).into_iter().enumerate() {
-        if b.at(n) == c.opp().stone() && b.liberty_count(n) == 1 {
-            let id = b.string_id(n);
-            if !seen[..k].contains(&id) {
-                total += b.string_size(n);
-            }
-            seen[k] = id;
-        }
-    }
-    total
 }
 
 /// Whether `p` is the last liberty of an own string and extending there
