@@ -285,7 +285,7 @@ impl SearchGame for GoState {
         let first = out.len();
         for &e in b.empty_points() {
             let p = Point(e);
-            if b.is_legal(c, p) && !b.is_eye(c, p) {
+            if b.is_sensible(c, p) {
                 out.push(self.prior(p));
             }
         }

@@ -232,12 +232,13 @@ fn positions(
         }
         let p = board.point(x, y);
         board.set_to_move(color);
-        if learn && !board.is_eye(color, p) && board.is_legal(color, p) {
+        board
+            .check(color, p)
+            .map_err(|e| format!("move {}: {e}", n + 1))?;
+        if learn && board.is_sensible(color, p) {
             out.push(position(&board, color, p, ids, names));
         }
-        board
-            .play_stone(color, p)
-            .map_err(|e| format!("move {}: {e}", n + 1))?;
+        board.play_legal(color, p);
     }
     Ok(out)
 }
@@ -254,7 +255,8 @@ fn position(
     let mut played_at = 0;
     for &e in b.empty_points() {
         let p = Point(e);
-        if !b.is_legal(c, p) || b.is_eye(c, p) {
+        // the moves the search expands
+        if !b.is_sensible(c, p) {
             continue;
         }
         let mut f = features(b, c, p);
