@@ -22,13 +22,6 @@ pub struct Gammas {
 /// Features of the groups but the shape are small numbers.
 const SMALL_MAX: usize = 64;
 
-/// One map key for a group's feature (for `tengen learn`).
-#[inline]
-pub fn key(group: usize, feature: u32) -> u32 {
-    debug_assert!(feature < 1 << 25);
-    (group as u32) << 25 | feature
-}
-
 impl Gammas {
     /// Reads lines `GROUP FEATURE GAMMA` and one `unseen shape GAMMA`;
     /// `#` starts a comment.

@@ -7,7 +7,6 @@
 use super::{no_more_args, parse_flag, take_flag, ToolError};
 use crate::go::{Board, Color, Point};
 use crate::search::features::{canonical, features, Features, GROUPS};
-use crate::search::gammas::key;
 use fxhash::FxHashMap;
 use std::fmt::Write as _;
 
@@ -32,6 +31,12 @@ struct Position {
 }
 
 const ABSENT: u32 = u32::MAX;
+
+/// One key for a group's feature, to number the features met.
+fn key(group: usize, feature: u32) -> u32 {
+    debug_assert!(feature < 1 << 25);
+    (group as u32) << 25 | feature
+}
 
 pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     if args.iter().any(|a| a == "--help") {
@@ -127,10 +132,10 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
     if !body.starts_with("(;") {
         return Err("not an SGF game: it does not start with \"(;\"".into());
     }
-    let bytes: Vec<char> = body.chars().collect();
+    let chars: Vec<char> = body.chars().collect();
     let (mut i, mut depth, mut ident) = (0, 0, String::new());
-    while i < bytes.len() {
-        let c = bytes[i];
+    while i < chars.len() {
+        let c = chars[i];
         match c {
             '(' => {
                 depth += 1;
@@ -144,14 +149,14 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
             '[' => {
                 let mut value = String::new();
                 i += 1;
-                while i < bytes.len() && bytes[i] != ']' {
-                    if bytes[i] == '\\' && i + 1 < bytes.len() {
+                while i < chars.len() && chars[i] != ']' {
+                    if chars[i] == '\\' && i + 1 < chars.len() {
                         i += 1;
                     }
-                    value.push(bytes[i]);
+                    value.push(chars[i]);
                     i += 1;
                 }
-                if i == bytes.len() {
+                if i == chars.len() {
                     return Err("a property value is not closed with ']'".into());
                 }
                 property(&mut rec, &ident, &value)?;
@@ -159,7 +164,7 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
             c if c.is_ascii_uppercase() => {
                 // a new identifier, unless this continues the one before a
                 // run of values
-                if i == 0 || !bytes[i - 1].is_ascii_uppercase() {
+                if i == 0 || !chars[i - 1].is_ascii_uppercase() {
                     ident.clear();
                 }
                 ident.push(c);
