@@ -38,12 +38,32 @@ fn gtp(args: &str) -> String {
     )
 }
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh folder for one test, removed when the test passes and kept
+/// (its path on stderr) when it fails, for a look at the records.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("records kept in {}", self.0.display());
+        } else {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("tengen-arena-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Runs `tengen arena ARGS --out DIR/out`.
@@ -270,6 +290,37 @@ fn round_limit_ends_the_game() {
     assert!(!seen.contains("update game round 4"), "{seen}");
 }
 
+/// `--stop-after` cuts the game while the players are still told the full
+/// round limit, and a cut game is left out of the score.
+#[test]
+fn stop_after_cuts_the_game_without_a_result() {
+    let dir = scratch("stop-after");
+    let log = dir.join("white.log");
+    let a = bot("--walk");
+    let b = bot(&format!("--walk --log '{}'", log.display()));
+    let args = opts(
+        "--size 5 --games 2 --max-rounds 9 --stop-after 4",
+        &[&a, &b],
+    );
+    let g = games(&dir, &args);
+    for line in &g {
+        assert_eq!(field(line, "reason"), "stopped");
+        assert_eq!(field(line, "moves"), "6");
+        assert_eq!(field(line, "winner"), "null");
+        assert_eq!(field(line, "result"), "Void");
+    }
+    let seen = read(&log);
+    assert!(seen.contains("settings max_rounds 9") && seen.contains("update game round 3"));
+    assert!(!seen.contains("update game round 4"), "{seen}");
+    assert!(read(dir.join("out/game-0001.sgf")).contains("RE[Void]"));
+    let summary = read(dir.join("out/summary.txt"));
+    assert!(
+        summary.contains("cut by --stop-after: 2 games")
+            && summary.contains("no game with a result"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn lines_are_sent_as_the_referee_sends_them() {
     let dir = scratch("lines");
@@ -468,6 +519,8 @@ fn bad_arguments_fail_clearly() {
         (&["only-one"], "two players"),
         (&["a", "b", "--bogus"], "unknown option"),
         (&["a", "b", "--illegal", "maybe"], "--illegal"),
+        (&["a", "b", "--stop-after", "1"], "--stop-after"),
+        (&["a", "b", "--stop-after", "x"], "--stop-after"),
     ] {
         let out = arena(&dir, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -494,6 +547,7 @@ fn bad_arguments_fail_clearly() {
         "--size",
         "--komi",
         "--max-rounds",
+        "--stop-after",
         "--dialect",
         "--bank",
         "--per-move",

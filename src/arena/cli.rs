@@ -53,6 +53,11 @@ Game:
   --max-rounds R     the game stops when the round counter reaches R: each
                      player moves at most R-1 times, as observed on the
                      arena (default 250)
+  --stop-after R     cut each game when the round counter reaches R, while
+                     the players still play for --max-rounds: a study of
+                     the opening (score the cut positions with
+                     tools/trajectory.py). A cut game has no result: it is
+                     left out of the wins and the score
   --dialect D        theaigames (default): player1/player2, ids 1 and 2,
                      field 0/1/2, `update game move M` sent (M: number
                      of the move to be played, from 1); or riddles:
@@ -162,6 +167,10 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
         parse_flag(&mut args, "--max-rounds")?.unwrap_or(250),
         1,
     )?;
+    let stop_after = match parse_flag(&mut args, "--stop-after")? {
+        None => None,
+        Some(r) => Some(at_least("--stop-after", r, 2)?),
+    };
     let bank_ms = at_least(
         "--bank",
         parse_flag(&mut args, "--bank")?.unwrap_or(10_000),
@@ -244,6 +253,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
             size,
             komi,
             max_rounds,
+            stop_after,
             bank_ms,
             per_move_ms,
             dialect,

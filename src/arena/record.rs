@@ -18,6 +18,9 @@ pub enum Reason {
     Illegal,
     Crash,
     Resign,
+    /// Cut by `--stop-after` before the game ended: a study of the first
+    /// moves, with no result.
+    Stopped,
 }
 
 impl Reason {
@@ -33,6 +36,7 @@ impl Reason {
             Reason::Illegal => "illegal",
             Reason::Crash => "crash",
             Reason::Resign => "resign",
+            Reason::Stopped => "stopped",
         }
     }
 

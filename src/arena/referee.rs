@@ -20,6 +20,9 @@ pub struct GameConfig {
     pub komi: f32,
     /// The game stops when the round counter reaches this.
     pub max_rounds: u32,
+    /// The game is cut, without a result, when the round counter reaches
+    /// this (the players still play for `max_rounds`).
+    pub stop_after: Option<u32>,
     /// The maximum (and initial) bank, in ms.
     pub bank_ms: u64,
     /// Added to the bank at each request, in ms.
@@ -149,6 +152,10 @@ impl Referee<'_> {
             if round >= self.cfg.max_rounds {
                 let why = format!("round {round} reached the limit");
                 return Some((Reason::RoundLimit, None, why));
+            }
+            if self.cfg.stop_after.is_some_and(|r| round >= r) {
+                let why = format!("cut at round {round} (--stop-after)");
+                return Some((Reason::Stopped, None, why));
             }
             if rules::nobody_can_move(&self.game) {
                 let why = "no legal move for either player".to_string();
@@ -305,6 +312,7 @@ impl Referee<'_> {
         detail: String,
     ) -> GameRecord {
         let (winner, result, margin, area) = match loser {
+            None if reason == Reason::Stopped => (None, "Void".to_string(), None, None),
             Some(l) if !reason.counted() => {
                 let w = l.opp();
                 let word = match reason {

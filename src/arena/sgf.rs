@@ -1,7 +1,7 @@
 //! A game as SGF (FF[4]): players, komi, rules, result, and each move with
 //! its answer time (and any miss or refusal) in a comment.
 
-use super::record::GameRecord;
+use super::record::{GameRecord, Reason};
 use super::referee::GameConfig;
 use crate::go::{coord, Color};
 
@@ -21,11 +21,11 @@ pub fn write(rec: &GameRecord, cfg: &GameConfig, date: &str) -> String {
     } else {
         "Tromp-Taylor, positional superko, no suicide"
     };
-    // SGF writes a draw as `0`
-    let result = if rec.winner.is_none() {
-        "0"
-    } else {
-        rec.result.as_str()
+    // SGF writes a draw as `0`, a game without a result as `Void`
+    let result = match rec.winner {
+        None if rec.reason == Reason::Stopped => "Void",
+        None => "0",
+        Some(_) => rec.result.as_str(),
     };
     let mut out = format!(
         "(;GM[1]FF[4]CA[UTF-8]AP[tengen arena]SZ[{}]KM[{}]RU[{}]DT[{date}]GN[game {}]\n\

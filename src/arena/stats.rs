@@ -2,7 +2,7 @@
 //! Wilson 95 % interval, the Elo difference with its error, game length,
 //! timeouts and illegal moves.
 
-use super::record::GameRecord;
+use super::record::{GameRecord, Reason};
 use std::collections::BTreeMap;
 
 /// z for a two-sided 95 % interval.
@@ -46,6 +46,8 @@ pub struct Summary {
     /// crash): A's wins, B's wins, draws. An engine that crashes now and
     /// then (GNU Go does) would otherwise hand out wins.
     pub in_play: [usize; 3],
+    /// Games cut by `--stop-after`: no result, left out of the score.
+    pub stopped: usize,
 }
 
 impl Summary {
@@ -59,6 +61,16 @@ impl Summary {
     pub fn add(&mut self, rec: &GameRecord) {
         self.games += 1;
         self.moves += rec.moves.len();
+        *self.reasons.entry(rec.reason.key()).or_default() += 1;
+        for c in 0..2 {
+            let p = rec.seats[c];
+            self.timeouts[p] += rec.sides[c].timeouts;
+            self.illegal[p] += rec.sides[c].illegal;
+        }
+        if rec.reason == Reason::Stopped {
+            self.stopped += 1;
+            return;
+        }
         match rec.winner_player() {
             Some(p) => {
                 self.wins[p] += 1;
@@ -68,21 +80,20 @@ impl Summary {
             }
             None => self.draws += 1,
         }
-        for c in 0..2 {
-            let p = rec.seats[c];
-            self.timeouts[p] += rec.sides[c].timeouts;
-            self.illegal[p] += rec.sides[c].illegal;
-        }
-        *self.reasons.entry(rec.reason.key()).or_default() += 1;
         if !rec.reason.is_fault() {
             self.in_play[rec.winner_player().unwrap_or(2)] += 1;
         }
     }
 
-    /// A's score (a draw counts half), if any game was played.
+    /// Games with a result: all but the cut ones.
+    fn decided(&self) -> usize {
+        self.games - self.stopped
+    }
+
+    /// A's score (a draw counts half), if any game has a result.
     pub fn score(&self) -> Option<f64> {
-        (self.games > 0)
-            .then(|| (self.wins[0] as f64 + 0.5 * self.draws as f64) / self.games as f64)
+        let n = self.decided();
+        (n > 0).then(|| (self.wins[0] as f64 + 0.5 * self.draws as f64) / n as f64)
     }
 
     /// The running score, for the progress line.
@@ -104,7 +115,7 @@ impl Summary {
 
     pub fn text(&self) -> String {
         let [a, b] = &self.names;
-        let n = self.games;
+        let n = self.decided();
         let mut out = String::new();
         for p in 0..2 {
             let (w, wb) = (self.wins[p], self.wins_as_black[p]);
@@ -116,8 +127,19 @@ impl Summary {
             ));
         }
         out.push_str(&format!("draws: {}\n", self.draws));
+        if self.stopped > 0 {
+            out.push_str(&format!(
+                "cut by --stop-after: {} games, no result\n",
+                self.stopped
+            ));
+        }
         let Some(p) = self.score() else {
-            out.push_str("no game finished\n");
+            if self.games == 0 {
+                out.push_str("no game finished\n");
+            } else {
+                out.push_str("no game with a result\n");
+                out.push_str(&self.lengths_and_faults());
+            }
             return out;
         };
         let (lo, hi) = wilson(p, n as f64);
@@ -154,9 +176,17 @@ impl Summary {
             )
         };
         out.push_str(&format!("Elo {a} - {b}: {elo_line} (95 %)\n"));
+        out.push_str(&self.lengths_and_faults());
+        out
+    }
+
+    /// Game length, timeouts, illegal moves and how the games ended.
+    fn lengths_and_faults(&self) -> String {
+        let [a, b] = &self.names;
+        let mut out = String::new();
         out.push_str(&format!(
             "average game length: {:.1} moves\n",
-            self.moves as f64 / n as f64
+            self.moves as f64 / self.games as f64
         ));
         out.push_str(&format!(
             "timeouts: {a} {}, {b} {}\n",
@@ -179,7 +209,6 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::record::Reason;
     use crate::go::Color;
 
     fn game(reason: Reason, black_wins: bool) -> GameRecord {
@@ -219,6 +248,24 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_cut_game_stays_out_of_the_score() {
+        let mut s = Summary::new(["a".into(), "b".into()]);
+        s.add(&game(Reason::TwoPasses, true));
+        s.add(&GameRecord {
+            winner: None,
+            ..game(Reason::Stopped, true)
+        });
+        let text = s.text();
+        assert!(text.contains("score of a: 100.0 % over 1 games"), "{text}");
+        assert!(text.contains("cut by --stop-after: 1 games"), "{text}");
+        assert!(
+            text.contains("draws: 0") && !text.contains("fault"),
+            "{text}"
+        );
+        assert!(text.contains("ended by: stopped 1, two_passes 1"), "{text}");
     }
 
     #[test]
