@@ -45,6 +45,10 @@ pub struct PriorConfig {
     /// answering every stone at close range starts fights instead of
     /// taking the big points.
     pub opening_near_last: f32,
+    /// In the opening, a stone set against a lone enemy stone with none of
+    /// ours near (no capture, no atari): a loss. Such an attachment makes
+    /// the enemy strong where we are weak.
+    pub opening_attach: f32,
     /// First line (in the opening, or with no stone within 2): a loss.
     pub first_line: f32,
     /// Second line (in the opening, or in an open area): a loss.
@@ -74,6 +78,7 @@ impl Default for PriorConfig {
             self_atari: 15.0,
             near_last: [20.0, 14.0, 6.0],
             opening_near_last: 1.0,
+            opening_attach: 0.0,
             first_line: 20.0,
             low_line_open: 10.0,
             good_line_open: 10.0,
@@ -207,6 +212,10 @@ impl GoState {
                 win(share * cfg.near_last[d - 1], &mut visits, &mut wins);
             }
         }
+        if opening && cfg.opening_attach > 0.0 && captured == 0 && !saves && attaches_alone(b, c, p)
+        {
+            visits += cfg.opening_attach;
+        }
         let (x, y) = b.xy(p);
         let line = 1 + x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
         if b.width() >= 9 && captured == 0 && !saves {
@@ -247,6 +256,31 @@ fn saves_atari(b: &Board, c: Color, p: Point) -> bool {
         2 => !policy::ladder_after_extension(b, c, p),
         _ => true,
     }
+}
+
+/// Whether `p` touches an enemy string of three liberties or more (so the
+/// move gives no atari) and no stone of `c` lies within Manhattan distance 2.
+fn attaches_alone(b: &Board, c: Color, p: Point) -> bool {
+    let opp = c.opp().stone();
+    let touching = b.neighbors(p).iter().filter(|&&n| b.at(n) == opp).count();
+    if touching == 0
+        || b.neighbors(p)
+            .iter()
+            .any(|&n| b.at(n) == opp && b.liberty_count(n) < 3)
+    {
+        return false;
+    }
+    let (x, y) = b.xy(p);
+    for dy in -2i64..=2 {
+        for dx in -(2 - dy.abs())..=(2 - dy.abs()) {
+            if let Some(q) = b.try_point(x as i64 + dx, y as i64 + dy) {
+                if b.at(q) == c.stone() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// No stone within Manhattan distance `r` of `p`.
@@ -389,6 +423,44 @@ mod tests {
             score_weight: 0.0,
             replies: None,
         }
+    }
+
+    #[test]
+    fn the_opening_attach_penalty_hits_only_lone_attachments() {
+        let mut b = Board::new(19, 19);
+        b.play_legal(Color::White, b.point(3, 3));
+        b.play_legal(Color::Black, b.point(15, 15));
+        b.play_legal(Color::White, b.point(15, 13));
+        b.set_to_move(Color::Black);
+        let cfg = PriorConfig {
+            opening_attach: 25.0,
+            ..PriorConfig::default()
+        };
+        let (with, without) = (
+            state(b.clone(), cfg),
+            state(b.clone(), PriorConfig::default()),
+        );
+        let lost = |p: Point| with.prior(p).visits - without.prior(p).visits;
+        // against the lone stone in the corner: penalised, and only in visits
+        assert_eq!(lost(b.point(4, 3)), 25.0);
+        assert_eq!(
+            with.prior(b.point(4, 3)).wins,
+            without.prior(b.point(4, 3)).wins
+        );
+        // next to an own stone (distance 2 from (15, 15)): no penalty
+        assert_eq!(lost(b.point(15, 14)), 0.0);
+        // no enemy stone touched
+        assert_eq!(lost(b.point(9, 9)), 0.0);
+        // an atari is no mere attachment: the corner stone has 2 liberties
+        let mut corner = b.clone();
+        corner.play_legal(Color::White, corner.point(0, 18));
+        corner.set_to_move(Color::Black);
+        let (with, without) = (
+            state(corner.clone(), cfg),
+            state(corner, PriorConfig::default()),
+        );
+        let atari = b.point(1, 18);
+        assert_eq!(with.prior(atari).visits, without.prior(atari).visits);
     }
 
     #[test]

@@ -140,6 +140,11 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.priors.opening_near_last = real(v)?
     ),
     param!(
+        "priors.opening_attach",
+        "lost visits, in the opening, for attaching to an enemy stone with none of ours near",
+        |c, v| c.priors.opening_attach = real(v)?
+    ),
+    param!(
         "priors.first_line",
         "lost visits on the first line in the open",
         |c, v| c.priors.first_line = real(v)?
