@@ -234,6 +234,8 @@ fn bench_reports_playouts_per_second() {
     let e = fails(&["bench", "--set", "tree.rave_equiv=100"], "");
     assert!(e.contains("--search"), "{e}");
     fails(&["bench", "--search", "--set", "tree.nothing=1"], "");
+    let e = fails(&["bench", "--search", "--set", "seed=5"], "");
+    assert!(e.contains("--seed"), "{e}");
     let args = [
         "bench",
         "--search",

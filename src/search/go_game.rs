@@ -8,7 +8,8 @@ use super::policy::{self, PolicyConfig};
 use super::replies::Replies;
 use super::rng::Rng;
 use super::tree::{Amaf, Prior, SearchGame};
-use crate::go::{Board, Color, Move, Point, MAX_POINTS};
+use crate::go::{Board, Color, Move, Point, MAX_POINTS, MAX_SIZE};
+use arrayvec::ArrayVec;
 
 /// Action number of a pass (index 0 is never a point of the board).
 pub const PASS: u16 = 0;
@@ -389,7 +390,8 @@ impl GoState {
     fn add_learned(&self, children: &mut [Prior]) {
         let (b, c, cfg) = (&self.board, self.board.to_move(), &self.priors);
         let table = gammas::Gammas::builtin();
-        let strengths: Vec<f32> = children
+        // on the stack: one expansion in a few playouts asks for this
+        let strengths: ArrayVec<f32, { MAX_SIZE * MAX_SIZE }> = children
             .iter()
             .map(|child| table.strength(&features(b, c, Point(child.action))))
             .collect();

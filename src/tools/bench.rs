@@ -31,6 +31,16 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
             "--set changes the search: use it with --search",
         ));
     }
+    // each search takes its seed from --seed: a seed set here would be lost
+    let seed_set = args.iter().enumerate().any(|(i, a)| {
+        a.starts_with("--set=seed=")
+            || (a == "--set" && args.get(i + 1).is_some_and(|v| v.starts_with("seed=")))
+    });
+    if seed_set {
+        return Err(ToolError::usage(
+            "the bench seeds its searches from --seed: use --seed, not --set seed=",
+        ));
+    }
     let config = crate::protocol::search_config(&mut args)?;
     no_more_args(&args)?;
     if search {
