@@ -263,12 +263,15 @@ fn saves_atari(b: &Board, c: Color, p: Point) -> bool {
 /// move gives no atari) and no stone of `c` lies within Manhattan distance 2.
 fn attaches_alone(b: &Board, c: Color, p: Point) -> bool {
     let opp = c.opp().stone();
-    let touching = b.neighbors(p).iter().filter(|&&n| b.at(n) == opp).count();
-    if touching == 0
-        || b.neighbors(p)
-            .iter()
-            .any(|&n| b.at(n) == opp && b.liberty_count(n) < 3)
-    {
+    let enemies = b.neighbors(p).into_iter().filter(|&n| b.at(n) == opp);
+    let mut touching = false;
+    for n in enemies {
+        if b.liberty_count(n) < 3 {
+            return false;
+        }
+        touching = true;
+    }
+    if !touching {
         return false;
     }
     let (x, y) = b.xy(p);
@@ -449,7 +452,7 @@ mod tests {
             with.prior(b.point(4, 3)).wins,
             without.prior(b.point(4, 3)).wins
         );
-        // next to an own stone (distance 2 from (15, 15)): no penalty
+        // against (15, 13) but next to our (15, 15): no penalty
         assert_eq!(lost(b.point(15, 14)), 0.0);
         // no enemy stone touched
         assert_eq!(lost(b.point(9, 9)), 0.0);
