@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Where a bot loses: GNU Go's score estimate along each game of a `tengen arena` match folder.
+"""Where a bot loses: GNU Go's score estimate along each game of `tengen arena` match folders.
 
-usage: tools/trajectory.py MATCH_DIR [--name NAME] [--every N] [--upto M]
-                           [--games LIST] [--gnugo PATH] [--jobs J]
+usage: tools/trajectory.py MATCH_DIR [MATCH_DIR ...] [--name NAME] [--every N]
+                           [--upto M] [--games LIST] [--gnugo PATH] [--jobs J]
 
 For each game of MATCH_DIR/games.jsonl played by NAME (default tengen) and
-not ended by a crash (or the games in LIST, a comma list of game numbers),
+not ended by a crash (or the games in LIST, a comma list of game numbers,
+with one folder only), in every folder given (the halves of a match run on
+two cores, say; each game is then named FOLDER:NUMBER),
 asks GNU Go for its score estimate around move k, for k = N, 2N, ... up to
 min(M, moves in the game) (defaults N = 20, M = 200): the mean of its
 estimates of the positions after k - 1 and after k moves, each from
@@ -130,7 +132,7 @@ def stats_cells(values):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("match_dir")
+    ap.add_argument("match_dirs", nargs="+", metavar="MATCH_DIR")
     ap.add_argument("--name", default="tengen")
     ap.add_argument("--every", type=int, default=20, metavar="N")
     ap.add_argument("--upto", type=int, default=200, metavar="M")
@@ -145,22 +147,32 @@ def main():
         bad_input(f"--upto must be at least 1 (got {a.upto})")
     if a.jobs < 1:
         bad_input(f"--jobs must be at least 1 (got {a.jobs})")
-    if not os.path.isdir(a.match_dir):
-        bad_input(f"no folder {a.match_dir}")
-    jsonl = os.path.join(a.match_dir, "games.jsonl")
-    if not os.path.isfile(jsonl):
-        bad_input(f"no games.jsonl in {a.match_dir}")
+    if a.games and len(a.match_dirs) > 1:
+        bad_input("--games picks games of one folder: give one MATCH_DIR with it")
+    if len(set(map(os.path.realpath, a.match_dirs))) < len(a.match_dirs):
+        bad_input("a folder is given twice")
 
-    records = {}
-    with open(jsonl) as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                g = json.loads(line)
-                records[int(g["game"])] = g
-            except (ValueError, KeyError, TypeError) as e:
-                bad_input(f"{jsonl}:{n}: not a game record ({e})")
+    # game key -> record; a key is the game number, or FOLDER:NUMBER when
+    # there are several folders. where[key] = (folder, number)
+    records, where = {}, {}
+    for d in a.match_dirs:
+        if not os.path.isdir(d):
+            bad_input(f"no folder {d}")
+        jsonl = os.path.join(d, "games.jsonl")
+        if not os.path.isfile(jsonl):
+            bad_input(f"no games.jsonl in {d}")
+        with open(jsonl) as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    g = json.loads(line)
+                    num = int(g["game"])
+                except (ValueError, KeyError, TypeError) as e:
+                    bad_input(f"{jsonl}:{n}: not a game record ({e})")
+                key = num if len(a.match_dirs) == 1 else f"{os.path.basename(os.path.normpath(d))}:{num}"
+                records[key] = g
+                where[key] = (d, num)
 
     if a.games:
         wanted = []
@@ -173,7 +185,7 @@ def main():
             except ValueError:
                 bad_input(f"--games: {tok!r} is not a game number")
             if num not in records:
-                bad_input(f"game {num} is not in {jsonl}")
+                bad_input(f"game {num} is not in {os.path.join(a.match_dirs[0], 'games.jsonl')}")
             if a.name not in (records[num].get("black"), records[num].get("white")):
                 bad_input(f"{a.name!r} did not play game {num}")
             if num not in wanted:
@@ -181,11 +193,11 @@ def main():
         if not wanted:
             bad_input("--games lists no game")
     else:
-        wanted = [num for num in sorted(records)
-                  if a.name in (records[num].get("black"), records[num].get("white"))
-                  and records[num].get("reason") != "crash"]
+        wanted = [key for key in sorted(records, key=lambda k: (where[k][0], where[k][1]))
+                  if a.name in (records[key].get("black"), records[key].get("white"))
+                  and records[key].get("reason") != "crash"]
         if not wanted:
-            bad_input(f"no game of {a.name!r} not ended by a crash in {jsonl}")
+            bad_input(f"no game of {a.name!r} not ended by a crash in {', '.join(a.match_dirs)}")
 
     gnugo = find_gnugo(a.gnugo)
 
@@ -193,7 +205,8 @@ def main():
     plan = []
     for num in wanted:
         g = records[num]
-        sgf = os.path.join(a.match_dir, g.get("sgf") or f"game-{num:04d}.sgf")
+        folder, number = where[num]
+        sgf = os.path.join(folder, g.get("sgf") or f"game-{number:04d}.sgf")
         if not os.path.isfile(sgf):
             note(f"game {num}: no SGF file {sgf}, skipped")
             continue
@@ -275,7 +288,7 @@ def main():
     never = [num for num in results if num not in firsts]
     if firsts:
         print(f"first move at which {a.name}'s estimate falls below {LOST_BELOW:g}: "
-              + " ".join(f"game {num}:{k}" for num, k in sorted(firsts.items())))
+              + " ".join(f"game {num}:{k}" for num, k in sorted(firsts.items(), key=lambda kv: where[kv[0]])))
         for want in ("black", "white"):
             ks = [k for num, k in firsts.items() if colour_of[num] == want]
             if ks:
