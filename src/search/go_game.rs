@@ -8,7 +8,7 @@ use super::policy::{self, PolicyConfig};
 use super::replies::Replies;
 use super::rng::Rng;
 use super::tree::{Amaf, Prior, SearchGame};
-use crate::go::{Board, Color, Move, Point, MAX_POINTS, MAX_SIZE};
+use crate::go::{Board, Cell, Color, Move, Point, MAX_POINTS, MAX_SIZE};
 use arrayvec::ArrayVec;
 
 /// Action number of a pass (index 0 is never a point of the board).
@@ -271,35 +271,28 @@ fn attaches_alone(b: &Board, c: Color, p: Point) -> bool {
         }
         touching = true;
     }
-    if !touching {
-        return false;
-    }
-    let (x, y) = b.xy(p);
-    for dy in -2i64..=2 {
-        for dx in -(2 - dy.abs())..=(2 - dy.abs()) {
-            if let Some(q) = b.try_point(x as i64 + dx, y as i64 + dy) {
-                if b.at(q) == c.stone() {
-                    return false;
-                }
-            }
-        }
-    }
-    true
+    touching && !any_within(b, p, 2, |cell| cell == c.stone())
 }
 
 /// No stone within Manhattan distance `r` of `p`.
 fn open_area(b: &Board, p: Point, r: i64) -> bool {
+    !any_within(b, p, r, Cell::is_stone)
+}
+
+/// Whether a point within Manhattan distance `r` of `p` holds a cell
+/// that `wanted` accepts.
+fn any_within(b: &Board, p: Point, r: i64, wanted: impl Fn(Cell) -> bool) -> bool {
     let (x, y) = b.xy(p);
     for dy in -r..=r {
         for dx in -(r - dy.abs())..=(r - dy.abs()) {
             if let Some(q) = b.try_point(x as i64 + dx, y as i64 + dy) {
-                if b.at(q).is_stone() {
-                    return false;
+                if wanted(b.at(q)) {
+                    return true;
                 }
             }
         }
     }
-    true
+    false
 }
 
 impl SearchGame for GoState {
@@ -498,7 +491,7 @@ mod tests {
         let next = late
             .neighbors(last)
             .into_iter()
-            .find(|&n| late.at(n) == crate::go::Cell::Empty && late.is_legal(late.to_move(), n))
+            .find(|&n| late.at(n) == Cell::Empty && late.is_legal(late.to_move(), n))
             .expect("an empty neighbour");
         let (full, none) = (state(late.clone(), full.priors), state(late, none.priors));
         assert_eq!(full.prior(next).wins, none.prior(next).wins);
