@@ -236,6 +236,8 @@ fn bench_reports_playouts_per_second() {
     fails(&["bench", "--search", "--set", "tree.nothing=1"], "");
     let e = fails(&["bench", "--search", "--set", "seed=5"], "");
     assert!(e.contains("--seed"), "{e}");
+    let e = fails(&["bench", "--search", "--set= seed =5"], "");
+    assert!(e.contains("--seed"), "{e}");
     let args = [
         "bench",
         "--search",

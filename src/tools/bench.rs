@@ -31,11 +31,15 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
             "--set changes the search: use it with --search",
         ));
     }
-    // each search takes its seed from --seed: a seed set here would be lost
-    let seed_set = args.iter().enumerate().any(|(i, a)| {
-        a.starts_with("--set=seed=")
-            || (a == "--set" && args.get(i + 1).is_some_and(|v| v.starts_with("seed=")))
-    });
+    // each search takes its seed from --seed: a seed set here would be lost.
+    // The assignments are read as `search_config` reads them, on a copy.
+    let mut probe = args.clone();
+    let mut seed_set = false;
+    while let Ok(Some(assignment)) = super::take_flag(&mut probe, "--set") {
+        seed_set |= assignment
+            .split_once('=')
+            .is_some_and(|(name, _)| name.trim() == "seed");
+    }
     if seed_set {
         return Err(ToolError::usage(
             "the bench seeds its searches from --seed: use --seed, not --set seed=",
