@@ -46,8 +46,6 @@ pub struct Summary {
     /// crash): A's wins, B's wins, draws. An engine that crashes now and
     /// then (GNU Go does) would otherwise hand out wins.
     pub in_play: [usize; 3],
-    /// Games cut by `--stop-after`: no result, left out of the score.
-    pub stopped: usize,
 }
 
 impl Summary {
@@ -68,8 +66,7 @@ impl Summary {
             self.illegal[p] += rec.sides[c].illegal;
         }
         if rec.reason == Reason::Stopped {
-            self.stopped += 1;
-            return;
+            return; // no result: counted in `reasons` only
         }
         match rec.winner_player() {
             Some(p) => {
@@ -85,9 +82,17 @@ impl Summary {
         }
     }
 
+    /// Games cut by `--stop-after`: no result, left out of the score.
+    fn stopped(&self) -> usize {
+        self.reasons
+            .get(Reason::Stopped.key())
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Games with a result: all but the cut ones.
     fn decided(&self) -> usize {
-        self.games - self.stopped
+        self.games - self.stopped()
     }
 
     /// A's score (a draw counts half), if any game has a result.
@@ -127,10 +132,10 @@ impl Summary {
             ));
         }
         out.push_str(&format!("draws: {}\n", self.draws));
-        if self.stopped > 0 {
+        if self.stopped() > 0 {
             out.push_str(&format!(
                 "cut by --stop-after: {} games, no result\n",
-                self.stopped
+                self.stopped()
             ));
         }
         let Some(p) = self.score() else {
