@@ -153,9 +153,13 @@ def main():
         bad_input("a folder is given twice")
 
     # game key -> record; a key is the game number, or FOLDER:NUMBER when
-    # there are several folders. where[key] = (folder, number)
+    # there are several folders (FOLDER the last part of the path, or the
+    # whole path when two folders end alike). where[key] = (folder, number)
+    labels = [os.path.basename(os.path.normpath(d)) for d in a.match_dirs]
+    if len(set(labels)) < len(labels):
+        labels = [os.path.normpath(d) for d in a.match_dirs]
     records, where = {}, {}
-    for d in a.match_dirs:
+    for d, label in zip(a.match_dirs, labels):
         if not os.path.isdir(d):
             bad_input(f"no folder {d}")
         jsonl = os.path.join(d, "games.jsonl")
@@ -170,7 +174,7 @@ def main():
                     num = int(g["game"])
                 except (ValueError, KeyError, TypeError) as e:
                     bad_input(f"{jsonl}:{n}: not a game record ({e})")
-                key = num if len(a.match_dirs) == 1 else f"{os.path.basename(os.path.normpath(d))}:{num}"
+                key = num if len(a.match_dirs) == 1 else f"{label}:{num}"
                 records[key] = g
                 where[key] = (d, num)
 
@@ -193,7 +197,7 @@ def main():
         if not wanted:
             bad_input("--games lists no game")
     else:
-        wanted = [key for key in sorted(records, key=lambda k: (where[k][0], where[k][1]))
+        wanted = [key for key in sorted(records, key=lambda k: where[k])
                   if a.name in (records[key].get("black"), records[key].get("white"))
                   and records[key].get("reason") != "crash"]
         if not wanted:
