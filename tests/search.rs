@@ -1,6 +1,7 @@
 //! The search's decisions on small positions, with fixed seeds and playout
 //! counts (never the clock), so every run decides the same.
 
+use std::sync::atomic::AtomicBool;
 use tengen::go::{Board, Cell, Color, Game, Move};
 use tengen::search::playout::random_move;
 use tengen::search::rng::Rng;
@@ -240,6 +241,41 @@ fn keeps_its_tree_across_a_move_and_the_reply() {
         second.reused > 0,
         "the subtree of the expected reply is reused"
     );
+}
+
+#[test]
+fn pondering_keeps_its_tree_for_the_reply() {
+    let mut g = Game::new(9, 9, KOMI);
+    let mut s = searcher(4);
+    let (mv, _) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(1000));
+    g.play(mv).unwrap();
+    let go_on = AtomicBool::new(false);
+    let pondered = s.ponder(
+        &g,
+        Horizon { moves_left: None },
+        Budget::playouts(3000),
+        &go_on,
+    );
+    assert_eq!(pondered.playouts, 3000);
+    assert!(pondered.reused > 0, "our move's subtree is pondered on");
+    // the opponent plays the reply the pondering expected most
+    let reply = *pondered.pv.first().expect("a principal variation");
+    assert!(g.is_legal(reply));
+    g.play(reply).unwrap();
+    let (_, after) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(100));
+    assert!(after.reused > 300, "{after:?}");
+
+    // a raised flag stops it after one playout, the tree kept all the same
+    let stop = AtomicBool::new(true);
+    let (mv, _) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(100));
+    g.play(mv).unwrap();
+    let stopped = s.ponder(
+        &g,
+        Horizon { moves_left: None },
+        Budget::playouts(3000),
+        &stop,
+    );
+    assert_eq!(stopped.playouts, 1);
 }
 
 #[test]

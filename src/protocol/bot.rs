@@ -4,15 +4,18 @@
 use super::lines::{self, Line};
 use super::state::Table;
 use super::thinker::Thinker;
-use crate::go::{Board, Move};
+use crate::go::{Board, Game, Move};
 use crate::search::time::{self, Clock, Plan};
-use crate::search::Config;
+use crate::search::{Config, Horizon};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
 pub struct Bot {
     table: Table,
     thinker: Thinker,
+    /// The position after our last answer, and its horizon: what to ponder
+    /// once the answer is out.
+    after_answer: Option<(Game, Horizon)>,
 }
 
 impl Default for Bot {
@@ -42,6 +45,7 @@ impl Bot {
         Bot {
             table: Table::new(),
             thinker,
+            after_answer: None,
         }
     }
 
@@ -60,6 +64,14 @@ impl Bot {
                 self.table.apply(other);
                 None
             }
+        }
+    }
+
+    /// Called once the answer is written: searches on the opponent's time
+    /// (if pondering is on) until the next request.
+    pub fn answered(&mut self) {
+        if let Some((game, horizon)) = self.after_answer.take() {
+            self.thinker.ponder(&game, horizon);
         }
     }
 
@@ -105,6 +117,10 @@ impl Bot {
         );
         let text = answer_text(game.board(), mv);
         self.table.play_ours(mv);
+        let horizon = Horizon {
+            moves_left: turn.horizon.moves_left.map(|m| m.saturating_sub(1)),
+        };
+        self.after_answer = Some((self.table.game(), horizon));
         log::info!("answered {text} after {:?}", read_at.elapsed());
         text
     }
@@ -130,6 +146,7 @@ pub fn run_with(mut bot: Bot) -> i32 {
                 log::warn!("cannot write the answer: {e}");
                 return 0;
             }
+            bot.answered();
         }
     }
 }

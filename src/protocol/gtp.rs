@@ -36,6 +36,8 @@ pub struct Engine {
     game: Game,
     clock: GtpClock,
     thinker: Thinker,
+    /// The game after our last `genmove`, to ponder once the reply is out.
+    after_answer: Option<Game>,
 }
 
 /// What a command answers: `= text` or `? text`.
@@ -67,11 +69,24 @@ impl Engine {
             game: Game::new(19, 19, 7.5),
             clock: GtpClock::new(default_move_time),
             thinker: Thinker::new(config),
+            after_answer: None,
+        }
+    }
+
+    /// Called once a reply is written: after a `genmove`, searches on the
+    /// opponent's time (if pondering is on) until the next command but
+    /// `play` and `time_left`.
+    pub fn answered(&mut self) {
+        if let Some(game) = self.after_answer.take() {
+            self.thinker.ponder(&game, Horizon { moves_left: None });
         }
     }
 
     /// Runs one command (its name and arguments), read at `read_at`.
     pub fn execute(&mut self, command: &str, args: &[&str], read_at: Instant) -> Reply {
+        if !matches!(command, "play" | "time_left") {
+            self.thinker.stop_pondering();
+        }
         match command {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("tengen".into()),
@@ -175,6 +190,7 @@ impl Engine {
                 .map_err(|e| format!("own move refused: {e}"))?;
             self.game = game;
             self.clock.spent(read_at.elapsed());
+            self.after_answer = Some(self.game.clone());
         }
         Ok(vertex)
     }
@@ -270,5 +286,6 @@ pub fn run(mut args: Vec<String>) -> Result<(), ToolError> {
         if command == "quit" {
             return Ok(());
         }
+        engine.answered();
     }
 }

@@ -3,15 +3,21 @@
 //! for it until the hard deadline and answers without it if it must. A panic
 //! in the search is caught and the searcher rebuilt; a move the rules refuse
 //! is replaced by the fallback.
+//!
+//! Between our answer and the next request the worker may ponder: search
+//! the position on the opponent's time, keeping the tree for the next move.
+//! The next request raises its stop flag and queues its own search behind
+//! it; the pondering search stops within a playout.
 
 use super::fallback::{candidates, fallback};
 use crate::go::{Game, Move, Point};
 use crate::search::{time, Budget, Config, Horizon, Searcher, Stats};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Deep recursion in a tree search copies boards on the stack; if the system
 /// refuses this much, the default stack is tried.
@@ -19,15 +25,26 @@ const WORKER_STACK: usize = 64 << 20;
 /// Searches stuck past a whole turn that we leave running before giving up
 /// on searching altogether (each stuck one holds a core).
 const MAX_ABANDONED: usize = 2;
+/// Pondering stops by itself after this long, in case no request comes
+/// (the game is over and the engine has not closed our input yet).
+const PONDER_MAX: Duration = Duration::from_secs(60);
 
 /// What the worker runs: the searcher, or a stand-in in tests.
 pub trait Think {
     fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats);
+
+    /// Searches `game` on the opponent's time until `stop` is raised or
+    /// `budget` is spent (see [`Searcher::ponder`]). Nothing, by default.
+    fn ponder(&mut self, _game: &Game, _horizon: Horizon, _budget: Budget, _stop: &AtomicBool) {}
 }
 
 impl Think for Searcher {
     fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats) {
         Searcher::think(self, game, horizon, budget)
+    }
+
+    fn ponder(&mut self, game: &Game, horizon: Horizon, budget: Budget, stop: &AtomicBool) {
+        Searcher::ponder(self, game, horizon, budget, stop);
     }
 }
 
@@ -38,8 +55,17 @@ struct Job {
     id: u64,
     game: Game,
     horizon: Horizon,
-    soft: Instant,
-    hard: Instant,
+    kind: Kind,
+}
+
+enum Kind {
+    /// Choose a move: search until `soft`, unless `hard` has passed.
+    Think { soft: Instant, hard: Instant },
+    /// Search until `stop` is raised or `until` passes; choose nothing.
+    Ponder {
+        stop: Arc<AtomicBool>,
+        until: Instant,
+    },
 }
 
 struct Outcome {
@@ -52,6 +78,19 @@ struct Worker {
     done: Receiver<Outcome>,
     /// Jobs sent whose outcome has not come back yet.
     pending: usize,
+    /// The pondering job, while its outcome has not come back: the last
+    /// job sent, so whatever is queued next runs as soon as it stops.
+    ponder: Option<u64>,
+}
+
+impl Worker {
+    /// Counts an outcome that came back.
+    fn returned(&mut self, id: u64) {
+        self.pending -= 1;
+        if self.ponder == Some(id) {
+            self.ponder = None;
+        }
+    }
 }
 
 pub struct Thinker {
@@ -59,6 +98,10 @@ pub struct Thinker {
     worker: Option<Worker>,
     abandoned: usize,
     next_id: u64,
+    /// Whether to ponder after answering.
+    pondering: bool,
+    /// The stop flag of the pondering job, while it may be running.
+    ponder_stop: Option<Arc<AtomicBool>>,
 }
 
 fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
@@ -71,22 +114,44 @@ fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
 fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
     let mut searcher: Option<Box<dyn Think>> = None;
     for job in jobs {
-        let answer = if Instant::now() >= job.hard {
-            Err("the request was already answered".to_string())
-        } else {
-            let s = &mut searcher;
-            let run = panic::catch_unwind(AssertUnwindSafe(|| {
-                s.get_or_insert_with(|| make()).think(
-                    &job.game,
-                    job.horizon,
-                    Budget::until(job.soft),
-                )
-            }));
-            run.map_err(|e| {
-                // whatever state the searcher was left in is not to be trusted
-                searcher = None;
-                format!("the search panicked: {}", panic_message(e))
-            })
+        let answer = match job.kind {
+            Kind::Think { hard, .. } if Instant::now() >= hard => {
+                Err("the request was already answered".to_string())
+            }
+            Kind::Think { soft, .. } => {
+                let s = &mut searcher;
+                let run = panic::catch_unwind(AssertUnwindSafe(|| {
+                    s.get_or_insert_with(|| make()).think(
+                        &job.game,
+                        job.horizon,
+                        Budget::until(soft),
+                    )
+                }));
+                run.map_err(|e| {
+                    // whatever state the searcher was left in is not to be trusted
+                    searcher = None;
+                    format!("the search panicked: {}", panic_message(e))
+                })
+            }
+            Kind::Ponder { stop, until } => {
+                if !stop.load(Ordering::Relaxed) {
+                    let s = &mut searcher;
+                    let run = panic::catch_unwind(AssertUnwindSafe(|| {
+                        let budget = Budget::until(until);
+                        s.get_or_insert_with(|| make()).ponder(
+                            &job.game,
+                            job.horizon,
+                            budget,
+                            &stop,
+                        )
+                    }));
+                    if let Err(e) = run {
+                        searcher = None;
+                        log::warn!("pondering panicked: {}", panic_message(e));
+                    }
+                }
+                Err("pondered".to_string())
+            }
         };
         if done.send(Outcome { id: job.id, answer }).is_err() {
             return;
@@ -106,6 +171,7 @@ fn spawn_with(make: Maker, stack: Option<usize>) -> std::io::Result<Worker> {
         jobs,
         done,
         pending: 0,
+        ponder: None,
     })
 }
 
@@ -122,18 +188,65 @@ fn spawn(make: Maker) -> Option<Worker> {
 impl Thinker {
     /// Starts the worker at once, so the first move does not pay for it.
     pub fn new(config: Config) -> Thinker {
-        Thinker::with(Arc::new(move || {
+        let pondering = config.ponder;
+        let mut t = Thinker::with(Arc::new(move || {
             Box::new(Searcher::new(config.clone())) as Box<dyn Think>
-        }))
+        }));
+        t.pondering = pondering;
+        t
     }
 
-    /// A thinker running whatever `make` builds.
+    /// A thinker running whatever `make` builds, not pondering.
     pub fn with(make: Maker) -> Thinker {
         Thinker {
             worker: spawn(make.clone()),
             make,
             abandoned: 0,
             next_id: 0,
+            pondering: false,
+            ponder_stop: None,
+        }
+    }
+
+    /// Whether [`Thinker::ponder`] searches.
+    pub fn set_pondering(&mut self, on: bool) {
+        self.pondering = on;
+    }
+
+    /// Starts searching `game` (the opponent to move) on the opponent's
+    /// time, if pondering is on, until the next request.
+    pub fn ponder(&mut self, game: &Game, horizon: Horizon) {
+        self.stop_pondering();
+        if !self.pondering {
+            return;
+        }
+        let Ok(mut w) = self.take_worker() else {
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let id = self.next_id;
+        self.next_id += 1;
+        let job = Job {
+            id,
+            game: game.clone(),
+            horizon,
+            kind: Kind::Ponder {
+                stop: stop.clone(),
+                until: Instant::now() + PONDER_MAX,
+            },
+        };
+        if w.jobs.send(job).is_ok() {
+            w.pending += 1;
+            w.ponder = Some(id);
+            self.ponder_stop = Some(stop);
+        }
+        self.worker = Some(w);
+    }
+
+    /// Tells the pondering search, if any, to stop; does not wait for it.
+    pub fn stop_pondering(&mut self) {
+        if let Some(stop) = self.ponder_stop.take() {
+            stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -147,6 +260,7 @@ impl Thinker {
         hard: Instant,
         avoid: &[Point],
     ) -> Move {
+        self.stop_pondering();
         let b = game.board();
         match candidates(game, avoid).as_slice() {
             [] => {
@@ -186,13 +300,14 @@ impl Thinker {
         fallback(game, avoid)
     }
 
-    /// A worker with nothing left to do: late answers are drained; one still
-    /// busy after a whole turn is left to itself and replaced.
+    /// A worker with nothing left to do but a stopped pondering search:
+    /// late answers are drained; one still busy after a whole turn is left
+    /// to itself and replaced.
     fn take_worker(&mut self) -> Result<Worker, String> {
         if let Some(mut w) = self.worker.take() {
             loop {
                 match w.done.try_recv() {
-                    Ok(_) => w.pending -= 1,
+                    Ok(o) => w.returned(o.id),
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => {
                         w.pending = usize::MAX;
@@ -202,6 +317,9 @@ impl Thinker {
             }
             match w.pending {
                 0 => return Ok(w),
+                // told to stop, and the last job sent: what comes next
+                // waits for it one playout at most
+                1 if w.ponder.is_some() => return Ok(w),
                 usize::MAX => log::error!("the search thread is gone; starting another"),
                 _ => {
                     self.abandoned += 1;
@@ -229,8 +347,7 @@ impl Thinker {
             id,
             game: game.clone(),
             horizon,
-            soft,
-            hard,
+            kind: Kind::Think { soft, hard },
         };
         if w.jobs.send(job).is_err() {
             return Err("the search thread is gone".into());
@@ -240,7 +357,7 @@ impl Thinker {
             let left = hard.saturating_duration_since(Instant::now());
             match w.done.recv_timeout(left) {
                 Ok(o) => {
-                    w.pending -= 1;
+                    w.returned(o.id);
                     if o.id == id {
                         self.worker = Some(w);
                         return o.answer;

@@ -189,6 +189,11 @@ pub const PARAMS: &[Param] = &[
         "keep the tree between moves (true/false)",
         |c, v| c.reuse = v.parse().ok()?
     ),
+    param!(
+        "ponder",
+        "search on the opponent's time too (true/false)",
+        |c, v| c.ponder = v.parse().ok()?
+    ),
     param!("seed", "seed of the search's random numbers", |c, v| c
         .seed =
         v.parse().ok()?),
@@ -228,7 +233,11 @@ mod tests {
         for p in PARAMS {
             let mut c = Config::default();
             let before = format!("{c:?}");
-            let value = if p.name == "reuse" { "false" } else { "7" };
+            let value = match p.name {
+                "reuse" => "false",
+                "ponder" => "true",
+                _ => "7",
+            };
             c.set(&format!("{}={value}", p.name)).unwrap();
             assert_ne!(format!("{c:?}"), before, "{} changed nothing", p.name);
         }

@@ -9,10 +9,11 @@
 use super::go_game::{to_action, to_move, GoState, PriorConfig, PASS};
 use super::policy::PolicyConfig;
 use super::rng::Rng;
-use super::tree::{Tree, TreeConfig};
+use super::tree::{SearchGame, Tree, TreeConfig};
 use super::{Budget, Horizon, Stats};
 use crate::go::{Board, Color, Game, Move, Point};
 use log::debug;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -28,6 +29,8 @@ pub struct Config {
     /// At most this many playouts a move, however much time the clock
     /// allows: fast tuning matches at a fixed strength.
     pub playouts: Option<u64>,
+    /// Search on the opponent's time too (the arena bot and GTP).
+    pub ponder: bool,
 }
 
 impl Default for Config {
@@ -40,6 +43,7 @@ impl Default for Config {
             score_weight: 0.02,
             reuse: true,
             playouts: None,
+            ponder: false,
         }
     }
 }
@@ -135,34 +139,16 @@ impl Searcher {
             );
         }
 
+        let root_ok = root_filter(game);
         let mut tree = self.tree_for(game, &state);
-        let root_ok = |a: u16| {
-            a == PASS || (game.is_legal(to_move(a)) && !game.board().surrounded_by(me, Point(a)))
-        };
-        tree.expand_root(&state, root_ok);
+        tree.expand_root(&state, &root_ok);
         let reused = tree.root().playouts as u64;
 
-        let mut playouts = 0u64;
-        let limit = budget.playouts.unwrap_or(u64::MAX);
         // Late in the game passing must be measured, not left to the
         // selection, which never tries it while other moves look as good.
         // (Not merely when settled: a board of one colour is settled too.)
         let measure_pass = opponent_passed || state.is_late();
-        while playouts < limit {
-            let pass_due = measure_pass
-                && tree
-                    .children()
-                    .iter()
-                    .find(|c| c.action == PASS)
-                    .is_some_and(|c| (c.playouts as u64) * PASS_SHARE < playouts);
-            tree.simulate_through(&state, &mut self.rng, pass_due.then_some(PASS));
-            playouts += 1;
-            // a playout in a position full of ladders can take milliseconds
-            // on a loaded machine: look at the clock often
-            if playouts.is_multiple_of(8) && self.should_stop(&tree, &budget, playouts, t0) {
-                break;
-            }
-        }
+        let playouts = self.grow(&mut tree, &state, &budget, measure_pass, None, t0);
 
         if let Some(late) = budget
             .deadline
@@ -212,6 +198,96 @@ impl Searcher {
             moves: game.moves().len(),
         });
         (mv, stats)
+    }
+
+    /// Runs simulations from the root until the budget is spent, `stop` is
+    /// raised, or (with no `stop`) the best move is out of reach. Returns
+    /// the number run.
+    fn grow(
+        &mut self,
+        tree: &mut Tree<GoState>,
+        state: &GoState,
+        budget: &Budget,
+        measure_pass: bool,
+        stop: Option<&AtomicBool>,
+        t0: Instant,
+    ) -> u64 {
+        let mut playouts = 0u64;
+        let limit = budget.playouts.unwrap_or(u64::MAX);
+        while playouts < limit {
+            let pass_due = measure_pass
+                && tree
+                    .children()
+                    .iter()
+                    .find(|c| c.action == PASS)
+                    .is_some_and(|c| (c.playouts as u64) * PASS_SHARE < playouts);
+            tree.simulate_through(state, &mut self.rng, pass_due.then_some(PASS));
+            playouts += 1;
+            if let Some(stop) = stop {
+                // the opponent's move is in: every playout counts now
+                let over = budget.deadline.is_some_and(|d| Instant::now() >= d);
+                if stop.load(Ordering::Relaxed) || over {
+                    break;
+                }
+            // a playout in a position full of ladders can take milliseconds
+            // on a loaded machine: look at the clock often
+            } else if playouts.is_multiple_of(8) && self.should_stop(tree, budget, playouts, t0) {
+                break;
+            }
+        }
+        playouts
+    }
+
+    /// Searches `game`, where the opponent is to move after our answer, on
+    /// the opponent's time: until `stop` is raised or `budget` runs out.
+    /// Chooses nothing; the tree is kept, so that the next [`think`], once
+    /// the opponent's move is known, starts from that move's subtree.
+    ///
+    /// [`think`]: Searcher::think
+    pub fn ponder(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> Stats {
+        let t0 = Instant::now();
+        let state = self.state(game, horizon);
+        if state.is_over() {
+            return Stats::default();
+        }
+        let mut tree = self.tree_for(game, &state);
+        tree.expand_root(&state, root_filter(game));
+        let reused = tree.root().playouts as u64;
+        let side = game.to_move();
+        let we_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != side);
+        let measure_pass = we_passed || state.is_late();
+        let playouts = self.grow(&mut tree, &state, &budget, measure_pass, Some(stop), t0);
+        let pv: Vec<Move> = tree
+            .principal_variation(12)
+            .into_iter()
+            .map(to_move)
+            .collect();
+        debug!(
+            "pondered {playouts} playouts ({reused} reused) in {:.0} ms, tree {} nodes, pv {}",
+            t0.elapsed().as_secs_f64() * 1000.0,
+            tree.nodes.len(),
+            pv_text(game, &pv)
+        );
+        let stats = Stats {
+            playouts,
+            elapsed: t0.elapsed(),
+            nodes: tree.nodes.len(),
+            reused,
+            pv,
+            ..Stats::default()
+        };
+        self.kept = Some(Kept {
+            tree,
+            board: game.board().clone(),
+            moves: game.moves().len(),
+        });
+        stats
     }
 
     /// Stop at the deadline, or when the runner-up cannot catch the best
@@ -317,6 +393,13 @@ const PASS_SHARE: u64 = 8;
 /// How much worse than the best move passing may look in a settled
 /// position and still be chosen (playout noise).
 const SETTLED_TOLERANCE: f32 = 0.05;
+
+/// The moves the root may hold: legal ones (superko included), never
+/// filling a point our own stones surround, and the pass.
+fn root_filter(game: &Game) -> impl Fn(u16) -> bool + '_ {
+    let side = game.to_move();
+    move |a| a == PASS || (game.is_legal(to_move(a)) && !game.board().surrounded_by(side, Point(a)))
+}
 
 /// Every empty region borders only one colour: nothing is left to claim.
 fn settled(game: &Game) -> bool {

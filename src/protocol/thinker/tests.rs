@@ -112,3 +112,61 @@ fn forced_moves_skip_the_search() {
     assert!(!mv.is_pass());
     assert_eq!(built.load(Ordering::SeqCst), 0);
 }
+
+/// Plays (2, 6); ponders until told to stop, counting how often.
+struct Ponderer(Arc<AtomicUsize>);
+
+impl Think for Ponderer {
+    fn think(&mut self, game: &Game, _: Horizon, _: Budget) -> (Move, Stats) {
+        (Move::Play(game.board().point(2, 6)), Stats::default())
+    }
+
+    fn ponder(&mut self, _: &Game, _: Horizon, _: Budget, stop: &AtomicBool) {
+        while !stop.load(Ordering::Relaxed) {
+            thread::sleep(Duration::from_millis(1));
+        }
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+fn ponderer(on: bool) -> (Thinker, Arc<AtomicUsize>, Arc<AtomicUsize>) {
+    let (pondered, built) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (p, b) = (pondered.clone(), built.clone());
+    let mut t = Thinker::with(Arc::new(move || {
+        b.fetch_add(1, Ordering::SeqCst);
+        Box::new(Ponderer(p.clone())) as Box<dyn Think>
+    }));
+    t.set_pondering(on);
+    (t, pondered, built)
+}
+
+#[test]
+fn pondering_runs_until_the_next_request_and_keeps_the_searcher() {
+    let (mut t, pondered, built) = ponderer(true);
+    let g = game();
+    let ours = Move::Play(g.board().point(2, 6));
+    for round in 1..=3 {
+        assert_eq!(choose(&mut t, &g, 20, 500), ours);
+        t.ponder(&g, NO_LIMIT);
+        thread::sleep(Duration::from_millis(30));
+        // still pondering: nothing has stopped it
+        assert_eq!(pondered.load(Ordering::SeqCst), round - 1);
+    }
+    // the request stops it and is answered by the search, not the fallback
+    assert_eq!(choose(&mut t, &g, 20, 500), ours);
+    assert_eq!(pondered.load(Ordering::SeqCst), 3);
+    assert_eq!(built.load(Ordering::SeqCst), 1);
+    assert_eq!(t.abandoned, 0);
+}
+
+#[test]
+fn without_pondering_nothing_runs_between_requests() {
+    let (mut t, pondered, _) = ponderer(false);
+    let g = game();
+    choose(&mut t, &g, 20, 500);
+    t.ponder(&g, NO_LIMIT);
+    thread::sleep(Duration::from_millis(30));
+    t.stop_pondering();
+    choose(&mut t, &g, 20, 500);
+    assert_eq!(pondered.load(Ordering::SeqCst), 0);
+}
