@@ -263,7 +263,9 @@ fn pondering_keeps_its_tree_for_the_reply() {
     assert!(g.is_legal(reply));
     g.play(reply).unwrap();
     let (_, after) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(100));
-    assert!(after.reused > 300, "{after:?}");
+    // half the pondering went through the reply the learnt prior expects,
+    // the most visited one here
+    assert!(after.reused >= 1500, "{after:?}");
 
     // a raised flag stops it after one playout, the tree kept all the same
     let stop = AtomicBool::new(true);

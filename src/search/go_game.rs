@@ -399,6 +399,21 @@ impl GoState {
         }
     }
 
+    /// The move the learnt prior finds likeliest for the side to move (a
+    /// legal one that fills no own eye): the opponent's expected reply when
+    /// we ponder. `None` when there is none.
+    pub fn likeliest(&self) -> Option<Point> {
+        let (b, c) = (&self.board, self.board.to_move());
+        let table = gammas::Gammas::builtin();
+        b.empty_points()
+            .iter()
+            .map(|&e| Point(e))
+            .filter(|&p| b.is_sensible(c, p))
+            .map(|p| (table.strength(&features(b, c, p)), p))
+            .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)))
+            .map(|(_, p)| p)
+    }
+
     /// Late in the game: less than 40 % of the board is empty. Passing is
     /// then a real candidate and gets measured.
     pub fn is_late(&self) -> bool {

@@ -235,7 +235,7 @@ mod tests {
             let before = format!("{c:?}");
             let value = match p.name {
                 "reuse" => "false",
-                "ponder" => "true",
+                "ponder" => "false",
                 _ => "7",
             };
             c.set(&format!("{}={value}", p.name)).unwrap();

@@ -43,7 +43,7 @@ impl Default for Config {
             score_weight: 0.02,
             reuse: true,
             playouts: None,
-            ponder: false,
+            ponder: true,
         }
     }
 }
@@ -148,7 +148,7 @@ impl Searcher {
         // selection, which never tries it while other moves look as good.
         // (Not merely when settled: a board of one colour is settled too.)
         let measure_pass = opponent_passed || state.is_late();
-        let playouts = self.grow(&mut tree, &state, &budget, measure_pass, None, t0);
+        let playouts = self.grow(&mut tree, &state, &budget, measure_pass, None, None, t0);
 
         if let Some(late) = budget
             .deadline
@@ -201,14 +201,17 @@ impl Searcher {
     }
 
     /// Runs simulations from the root until the budget is spent, `stop` is
-    /// raised, or (with no `stop`) the best move is out of reach. Returns
-    /// the number run.
+    /// raised, or (with no `stop`) the best move is out of reach. Every
+    /// other simulation goes through `focus`, if given. Returns the number
+    /// run.
+    #[allow(clippy::too_many_arguments)]
     fn grow(
         &mut self,
         tree: &mut Tree<GoState>,
         state: &GoState,
         budget: &Budget,
         measure_pass: bool,
+        focus: Option<u16>,
         stop: Option<&AtomicBool>,
         t0: Instant,
     ) -> u64 {
@@ -221,7 +224,12 @@ impl Searcher {
                     .iter()
                     .find(|c| c.action == PASS)
                     .is_some_and(|c| (c.playouts as u64) * PASS_SHARE < playouts);
-            tree.simulate_through(state, &mut self.rng, pass_due.then_some(PASS));
+            let first = match focus {
+                _ if pass_due => Some(PASS),
+                Some(a) if playouts.is_multiple_of(2) => Some(a),
+                _ => None,
+            };
+            tree.simulate_through(state, &mut self.rng, first);
             playouts += 1;
             if let Some(stop) = stop {
                 // the opponent's move is in: every playout counts now
@@ -262,17 +270,30 @@ impl Searcher {
         let side = game.to_move();
         let we_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != side);
         let measure_pass = we_passed || state.is_late();
-        let playouts = self.grow(&mut tree, &state, &budget, measure_pass, Some(stop), t0);
+        // the tree alone spreads its playouts over the replies it likes for
+        // the opponent; half of them go to the reply the learnt prior (fitted
+        // to GNU Go's moves) expects instead
+        let focus = state.likeliest().map(|p| p.0);
+        let playouts = self.grow(
+            &mut tree,
+            &state,
+            &budget,
+            measure_pass,
+            focus,
+            Some(stop),
+            t0,
+        );
         let pv: Vec<Move> = tree
             .principal_variation(12)
             .into_iter()
             .map(to_move)
             .collect();
         debug!(
-            "pondered {playouts} playouts ({reused} reused) in {:.0} ms, tree {} nodes, pv {}",
+            "pondered {playouts} playouts ({reused} reused) in {:.0} ms, tree {} nodes, pv {}, expected {}",
             t0.elapsed().as_secs_f64() * 1000.0,
             tree.nodes.len(),
-            pv_text(game, &pv)
+            pv_text(game, &pv),
+            pv_text(game, &[focus.map_or(Move::Pass, to_move)])
         );
         let stats = Stats {
             playouts,
