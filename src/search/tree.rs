@@ -235,6 +235,14 @@ impl<G: SearchGame> Tree<G> {
         }
         let side = state.to_move();
         let first = self.nodes.len() as u32;
+        let (len, need) = (self.nodes.len(), self.priors.len());
+        if self.nodes.capacity() - len < need {
+            // double, but never past what the budget can hold: a doubling
+            // past it would keep up to twice the memory the budget means
+            let most = self.config.max_nodes + state.actions();
+            let target = (2 * self.nodes.capacity()).min(most).max(len + need);
+            self.nodes.reserve_exact(target - len);
+        }
         for p in &self.priors {
             self.nodes
                 .push(Node::new(p.action, side, (p.visits, p.wins)));
@@ -406,7 +414,14 @@ impl<G: SearchGame> Tree<G> {
 
     /// Copies the subtree under `n` into a fresh arena with `n` as root.
     fn reroot(&mut self, n: u32) {
-        let mut fresh: Vec<Node> = Vec::with_capacity(self.nodes.len() / 4 + 16);
+        // sized exactly: the old arena is still alive while this one fills
+        let mut size = 0;
+        let mut stack = vec![n];
+        while let Some(m) = stack.pop() {
+            size += 1;
+            stack.extend(self.child_indices(m));
+        }
+        let mut fresh: Vec<Node> = Vec::with_capacity(size);
         fresh.push(self.nodes[n as usize].clone());
         // breadth-first: keeps children contiguous
         let mut queue = std::collections::VecDeque::from([(n, 0u32)]);
@@ -514,5 +529,35 @@ mod tests {
         assert!(tree.advance(&[1, 2]));
         assert_eq!(tree.root().action, 2);
         assert!(tree.size() > 1);
+    }
+
+    #[test]
+    fn memory_stays_within_the_node_budget() {
+        let game = Race {
+            count: 0,
+            goal: 60,
+            to_move: 0,
+            winner: None,
+        };
+        let budget = 1000;
+        let mut tree = Tree::new(
+            &game,
+            TreeConfig {
+                max_nodes: budget,
+                expand_after: 1,
+                ..TreeConfig::default()
+            },
+        );
+        let mut rng = Rng::new(5);
+        for _ in 0..5000 {
+            tree.simulate(&game, &mut rng);
+        }
+        assert!(tree.nodes.len() >= budget, "the budget is reached");
+        // no doubling past the budget and one expansion
+        assert!(tree.nodes.capacity() <= budget + game.actions());
+        // a new root's arena holds its subtree and no more
+        let first = tree.best_child().unwrap().action;
+        assert!(tree.advance(&[first]));
+        assert_eq!(tree.nodes.capacity(), tree.nodes.len());
     }
 }
