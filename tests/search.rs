@@ -8,6 +8,7 @@ use tengen::search::rng::Rng;
 use tengen::search::{Budget, Config, Horizon, Searcher};
 
 const KOMI: f32 = 7.5;
+const NO_LIMIT: Horizon = Horizon { moves_left: None };
 
 fn game(diagram: &str, to_move: Color) -> Game {
     let mut board = Board::from_ascii(diagram).unwrap();
@@ -247,36 +248,26 @@ fn keeps_its_tree_across_a_move_and_the_reply() {
 fn pondering_keeps_its_tree_for_the_reply() {
     let mut g = Game::new(9, 9, KOMI);
     let mut s = searcher(4);
-    let (mv, _) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(1000));
+    let (mv, _) = s.think(&g, NO_LIMIT, Budget::playouts(1000));
     g.play(mv).unwrap();
     let go_on = AtomicBool::new(false);
-    let pondered = s.ponder(
-        &g,
-        Horizon { moves_left: None },
-        Budget::playouts(3000),
-        &go_on,
-    );
+    let pondered = s.ponder(&g, NO_LIMIT, Budget::playouts(3000), &go_on);
     assert_eq!(pondered.playouts, 3000);
     assert!(pondered.reused > 0, "our move's subtree is pondered on");
     // the opponent plays the reply the pondering expected most
     let reply = *pondered.pv.first().expect("a principal variation");
     assert!(g.is_legal(reply));
     g.play(reply).unwrap();
-    let (_, after) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(100));
+    let (_, after) = s.think(&g, NO_LIMIT, Budget::playouts(100));
     // half the pondering went through the reply the learnt prior expects,
     // the most visited one here
     assert!(after.reused >= 1500, "{after:?}");
 
     // a raised flag stops it after one playout, the tree kept all the same
     let stop = AtomicBool::new(true);
-    let (mv, _) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(100));
+    let (mv, _) = s.think(&g, NO_LIMIT, Budget::playouts(100));
     g.play(mv).unwrap();
-    let stopped = s.ponder(
-        &g,
-        Horizon { moves_left: None },
-        Budget::playouts(3000),
-        &stop,
-    );
+    let stopped = s.ponder(&g, NO_LIMIT, Budget::playouts(3000), &stop);
     assert_eq!(stopped.playouts, 1);
 }
 

@@ -224,23 +224,30 @@ impl Thinker {
             return;
         };
         let stop = Arc::new(AtomicBool::new(false));
+        let kind = Kind::Ponder {
+            stop: stop.clone(),
+            until: Instant::now() + PONDER_MAX,
+        };
+        if let Some(id) = self.send(&mut w, game, horizon, kind) {
+            w.ponder = Some(id);
+            self.ponder_stop = Some(stop);
+        }
+        self.worker = Some(w);
+    }
+
+    /// Queues a job on `w`; its id, unless the worker is gone.
+    fn send(&mut self, w: &mut Worker, game: &Game, horizon: Horizon, kind: Kind) -> Option<u64> {
         let id = self.next_id;
         self.next_id += 1;
         let job = Job {
             id,
             game: game.clone(),
             horizon,
-            kind: Kind::Ponder {
-                stop: stop.clone(),
-                until: Instant::now() + PONDER_MAX,
-            },
+            kind,
         };
-        if w.jobs.send(job).is_ok() {
-            w.pending += 1;
-            w.ponder = Some(id);
-            self.ponder_stop = Some(stop);
-        }
-        self.worker = Some(w);
+        w.jobs.send(job).ok()?;
+        w.pending += 1;
+        Some(id)
     }
 
     /// Tells the pondering search, if any, to stop; does not wait for it.
@@ -341,18 +348,10 @@ impl Thinker {
         hard: Instant,
     ) -> Result<(Move, Stats), String> {
         let mut w = self.take_worker()?;
-        let id = self.next_id;
-        self.next_id += 1;
-        let job = Job {
-            id,
-            game: game.clone(),
-            horizon,
-            kind: Kind::Think { soft, hard },
-        };
-        if w.jobs.send(job).is_err() {
+        let kind = Kind::Think { soft, hard };
+        let Some(id) = self.send(&mut w, game, horizon, kind) else {
             return Err("the search thread is gone".into());
-        }
-        w.pending += 1;
+        };
         loop {
             let left = hard.saturating_duration_since(Instant::now());
             match w.done.recv_timeout(left) {
