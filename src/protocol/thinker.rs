@@ -111,43 +111,43 @@ fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a panic".to_string())
 }
 
+/// Runs `f` on the searcher (built first if there is none), catching a
+/// panic: the searcher is then dropped, since whatever state it was left in
+/// is not to be trusted.
+fn guarded<T>(
+    searcher: &mut Option<Box<dyn Think>>,
+    make: &Maker,
+    f: impl FnOnce(&mut dyn Think) -> T,
+) -> Result<T, String> {
+    let run = panic::catch_unwind(AssertUnwindSafe(|| {
+        f(searcher.get_or_insert_with(|| make()).as_mut())
+    }));
+    run.map_err(|e| {
+        *searcher = None;
+        panic_message(e)
+    })
+}
+
 fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
     let mut searcher: Option<Box<dyn Think>> = None;
     for job in jobs {
+        let (game, horizon) = (&job.game, job.horizon);
         let answer = match job.kind {
             Kind::Think { hard, .. } if Instant::now() >= hard => {
                 Err("the request was already answered".to_string())
             }
-            Kind::Think { soft, .. } => {
-                let s = &mut searcher;
-                let run = panic::catch_unwind(AssertUnwindSafe(|| {
-                    s.get_or_insert_with(|| make()).think(
-                        &job.game,
-                        job.horizon,
-                        Budget::until(soft),
-                    )
-                }));
-                run.map_err(|e| {
-                    // whatever state the searcher was left in is not to be trusted
-                    searcher = None;
-                    format!("the search panicked: {}", panic_message(e))
-                })
-            }
+            Kind::Think { soft, .. } => guarded(&mut searcher, &make, |s| {
+                s.think(game, horizon, Budget::until(soft))
+            })
+            .map_err(|e| format!("the search panicked: {e}")),
             Kind::Ponder { stop, until } => {
                 if !stop.load(Ordering::Relaxed) {
-                    let s = &mut searcher;
-                    let run = panic::catch_unwind(AssertUnwindSafe(|| {
-                        let budget = Budget::until(until);
-                        s.get_or_insert_with(|| make()).ponder(
-                            &job.game,
-                            job.horizon,
-                            budget,
-                            &stop,
-                        )
-                    }));
+                    let budget = Budget::until(until);
+                    let run = guarded(&mut searcher, &make, |s| {
+                        s.ponder(game, horizon, budget, &stop)
+                    });
                     if let Err(e) = run {
-                        searcher = None;
-                        log::warn!("pondering panicked: {}", panic_message(e));
+                        log::warn!("pondering panicked: {e}");
                     }
                 }
                 Err("pondered".to_string())

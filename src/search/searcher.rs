@@ -125,7 +125,7 @@ impl Searcher {
         let me = game.to_move();
         let state = self.state(game, horizon);
         let literal = literal_margin(game, me);
-        let opponent_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != me);
+        let opponent_passed = other_side_passed(game);
         if opponent_passed && literal > 0.0 {
             debug!("opponent passed and the count wins by {literal}: pass");
             return (
@@ -192,11 +192,7 @@ impl Searcher {
                 .collect();
             debug!("top moves (playouts/value): {}", text.join(", "));
         }
-        self.kept = Some(Kept {
-            tree,
-            board: game.board().clone(),
-            moves: game.moves().len(),
-        });
+        self.keep(tree, game);
         (mv, stats)
     }
 
@@ -267,9 +263,7 @@ impl Searcher {
         let mut tree = self.tree_for(game, &state);
         tree.expand_root(&state, root_filter(game));
         let reused = tree.root().playouts as u64;
-        let side = game.to_move();
-        let we_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != side);
-        let measure_pass = we_passed || state.is_late();
+        let measure_pass = other_side_passed(game) || state.is_late();
         // the tree alone spreads its playouts over the replies it likes for
         // the opponent; half of them go to the reply the learnt prior (fitted
         // to GNU Go's moves) expects instead
@@ -303,12 +297,17 @@ impl Searcher {
             pv,
             ..Stats::default()
         };
+        self.keep(tree, game);
+        stats
+    }
+
+    /// Keeps `tree`, whose root is `game`'s position, for the next search.
+    fn keep(&mut self, tree: Tree<GoState>, game: &Game) {
         self.kept = Some(Kept {
             tree,
             board: game.board().clone(),
             moves: game.moves().len(),
         });
-        stats
     }
 
     /// Stop at the deadline, or when the runner-up cannot catch the best
@@ -420,6 +419,12 @@ const SETTLED_TOLERANCE: f32 = 0.05;
 fn root_filter(game: &Game) -> impl Fn(u16) -> bool + '_ {
     let side = game.to_move();
     move |a| a == PASS || (game.is_legal(to_move(a)) && !game.board().surrounded_by(side, Point(a)))
+}
+
+/// Whether the last move was a pass by the side not to move now.
+fn other_side_passed(game: &Game) -> bool {
+    let side = game.to_move();
+    matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != side)
 }
 
 /// Every empty region borders only one colour: nothing is left to claim.

@@ -5,12 +5,13 @@
 //! answer, never more than `max_bank` (what would overflow is lost). The plan
 //! splits everything still to come evenly over the moves we expect to play,
 //!
-//! `share = (T - margin + (n - 1) * per_move) / n`,
+//! `share = (T - reserve + (n - 1) * per_move) / n`,
 //!
 //! never spends less than what the cap would otherwise throw away, and never
-//! plans into the reserve kept for stalls of the host (see [`reserve`]). As the round limit nears, `n` falls to 1 and the
-//! last move gets the whole bank, so a game that runs to the limit ends with
-//! the bank spent rather than hoarded.
+//! plans into the reserve kept for stalls of the host (see [`reserve`]). As
+//! the round limit nears, `n` falls to 1 and the last move gets the whole
+//! bank but the reserve, so a game that runs to the limit ends with the bank
+//! spent rather than hoarded.
 
 use std::time::Duration;
 
