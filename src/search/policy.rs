@@ -222,37 +222,72 @@ thread_local! {
     static LADDER_BOARDS: RefCell<Vec<Board>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether `c` extending at `lib` still gets caught in a ladder.
-pub fn ladder_after_extension(board: &Board, c: Color, lib: Point) -> bool {
+/// Runs `read` on the kept scratch boards, `boards[0]` a copy of `board`.
+fn with_ladder_boards<T>(board: &Board, read: impl FnOnce(&mut [Board]) -> T) -> T {
     LADDER_BOARDS.with_borrow_mut(|boards| {
         if boards.is_empty() {
             // every level spends budget before going deeper
             boards.resize(LADDER_BUDGET as usize + 2, board.clone());
         }
         boards[0].copy_from(board);
+        read(boards)
+    })
+}
+
+/// Whether `c` extending at `lib` still gets caught in a ladder.
+pub fn ladder_after_extension(board: &Board, c: Color, lib: Point) -> bool {
+    with_ladder_boards(board, |boards| {
         boards[0].play_legal(c, lib);
         let mut budget = LADDER_BUDGET;
         caught_in_ladder(boards, lib, &mut budget)
     })
 }
 
-/// Reads a ladder against the string at `s` in `boards[0]` (two liberties,
-/// attacker to move): true if every defence ends in capture. The other
-/// boards are scratch for the levels below. Bounded by `budget` positions;
-/// an unfinished reading counts as an escape.
+/// An atari on the string at `s`, which has two liberties, that it cannot
+/// escape: captured at once or in a ladder, whoever is to move on `board`.
+pub fn capturing_atari(board: &Board, s: Point) -> Option<Point> {
+    let defender = board.at(s).color()?;
+    let libs = board.liberties::<3>(s);
+    if libs.len() != 2 {
+        return None;
+    }
+    // Reading needs board copies; most strings escape on sight: running
+    // from one atari gives the other liberty's string three or more.
+    let hopeless = |run: Point| board.liberties_after(defender, run, 4) <= 3;
+    if !hopeless(libs[0]) && !hopeless(libs[1]) {
+        return None;
+    }
+    with_ladder_boards(board, |boards| {
+        let mut budget = LADDER_BUDGET;
+        capturing_atari_in(boards, s, &mut budget)
+    })
+}
+
+/// Reads a ladder against the string at `s` in `boards[0]`: true if it
+/// has fewer than two liberties, or two and an atari that captures it.
 fn caught_in_ladder(boards: &mut [Board], s: Point, budget: &mut u32) -> bool {
-    let Some((b, rest)) = boards.split_first_mut() else {
-        return false;
-    };
-    let defender = b.at(s).color().expect("a stone");
+    match boards.first().map(|b| b.liberty_count(s)) {
+        Some(0 | 1) => true,
+        Some(2) => capturing_atari_in(boards, s, budget).is_some(),
+        _ => false,
+    }
+}
+
+/// The attacker's atari on the string at `s` in `boards[0]` (two
+/// liberties) after which every defence ends in capture. The other boards
+/// are scratch for the levels below. Bounded by `budget` positions; an
+/// unfinished reading counts as an escape.
+fn capturing_atari_in(boards: &mut [Board], s: Point, budget: &mut u32) -> Option<Point> {
+    let (b, rest) = boards.split_first_mut()?;
+    let defender = b.at(s).color()?;
     let attacker = defender.opp();
     let libs = b.liberties::<3>(s);
     if libs.len() != 2 {
-        return libs.len() < 2;
+        return None;
     }
     for &atari in &libs {
         if *budget == 0 || rest.is_empty() {
-            return false;
+            return None;
         }
         *budget -= 1;
         if !b.is_legal(attacker, atari) || b.liberties_after(attacker, atari, 2) < 2 {
@@ -274,21 +309,21 @@ fn caught_in_ladder(boards: &mut [Board], s: Point, budget: &mut u32) -> bool {
             continue;
         };
         if !b2.is_legal(defender, run) {
-            return true;
+            return Some(atari);
         }
         let after = b2.liberties_after(defender, run, 3);
         if after >= 3 {
             continue;
         }
         if after <= 1 {
-            return true;
+            return Some(atari);
         }
         b2.play_legal(defender, run);
         if caught_in_ladder(rest, s, budget) {
-            return true;
+            return Some(atari);
         }
     }
-    false
+    None
 }
 
 /// Empty points around the last move whose shape matches a pattern.
@@ -361,6 +396,31 @@ mod tests {
         let b = board(&free, Color::White);
         save_string(&b, b.point(3, 3), &mut out);
         assert_eq!(out.as_slice(), &[b.point(4, 3)]);
+    }
+
+    #[test]
+    fn an_atari_that_captures_is_found_and_one_that_lets_the_string_run_is_not() {
+        // white's stone has two liberties; either atari starts a ladder that
+        // runs to the edge
+        let caught = ". . . . . . .\n\
+                      . . . . . . .\n\
+                      . . . X . . .\n\
+                      . . X O . . .\n\
+                      . . . . X . .\n\
+                      . . . . . . .\n\
+                      . . . . . . .";
+        let b = board(caught, Color::Black);
+        let s = b.point(3, 3);
+        let atari = capturing_atari(&b, s).expect("a ladder");
+        assert!([b.point(4, 3), b.point(3, 4)].contains(&atari), "{atari:?}");
+        // without the stone below right, running gives three liberties
+        let free = caught.replacen(". X . .\n", ". . . .\n", 1);
+        let b = board(&free, Color::Black);
+        assert_eq!(capturing_atari(&b, s), None);
+        // a white stone on the ladder's path breaks it one way
+        let broken = caught.replacen(". . . . . . .", ". . . . . . O", 1);
+        let b = board(&broken, Color::Black);
+        assert_eq!(capturing_atari(&b, s), Some(b.point(4, 3)));
     }
 
     #[test]
