@@ -37,6 +37,13 @@ pub struct PriorConfig {
     pub capture_one: f32,
     pub capture_many: f32,
     pub save_atari: f32,
+    /// An atari after which the string cannot escape (captured at once or
+    /// in a ladder): a win.
+    pub ladder_atari: f32,
+    /// Extending an own string in atari into a ladder that catches it: a
+    /// loss (playouts rarely read the ladder to its end, so they find
+    /// running out fine).
+    pub ladder_escape: f32,
     pub pattern: f32,
     pub self_atari: f32,
     /// Bonus by distance to the last move (1, 2, 3).
@@ -75,6 +82,8 @@ impl Default for PriorConfig {
             capture_one: 15.0,
             capture_many: 30.0,
             save_atari: 20.0,
+            ladder_atari: 15.0,
+            ladder_escape: 20.0,
             pattern: 10.0,
             self_atari: 15.0,
             near_last: [20.0, 14.0, 6.0],
@@ -174,8 +183,9 @@ impl GoState {
         self.moves_left = self.moves_left.saturating_sub(1);
     }
 
-    /// Priors of `c` playing the legal point `p`.
-    fn prior(&self, p: Point) -> Prior {
+    /// Priors of `c` playing the legal point `p`; `ladder_ataris` are the
+    /// points where an atari captures an enemy string ([`ladder_ataris`]).
+    fn prior(&self, p: Point, ladder_ataris: &[Point]) -> Prior {
         let b = &self.board;
         let c = b.to_move();
         let cfg = &self.priors;
@@ -193,9 +203,19 @@ impl GoState {
             };
             win(n, &mut visits, &mut wins);
         }
-        let saves = saves_atari(b, c, p);
+        let saves = match escape_from_atari(b, c, p) {
+            Escape::Saves => true,
+            Escape::Ladder => {
+                visits += cfg.ladder_escape;
+                false
+            }
+            Escape::None => false,
+        };
         if saves {
             win(cfg.save_atari, &mut visits, &mut wins);
+        }
+        if ladder_ataris.contains(&p) {
+            win(cfg.ladder_atari, &mut visits, &mut wins);
         }
         if captured == 0 && policy::self_atari(b, c, p) {
             visits += cfg.self_atari;
@@ -242,21 +262,55 @@ impl GoState {
     }
 }
 
-/// Whether `p` is the last liberty of an own string and extending there
-/// saves it: three liberties, or two that a ladder reading says are enough.
-fn saves_atari(b: &Board, c: Color, p: Point) -> bool {
+/// What extending at `p` does for an own string in atari there.
+enum Escape {
+    /// `p` is no last liberty of an own string, or extending leaves one.
+    None,
+    /// Three liberties, or two that a ladder reading says are enough.
+    Saves,
+    /// Two liberties, and a ladder catches the string anyway.
+    Ladder,
+}
+
+fn escape_from_atari(b: &Board, c: Color, p: Point) -> Escape {
     if !b
         .neighbors(p)
         .iter()
         .any(|&n| b.at(n) == c.stone() && b.liberty_count(n) == 1)
     {
-        return false;
+        return Escape::None;
     }
     match b.liberties_after(c, p, 3) {
-        0 | 1 => false,
-        2 => !policy::ladder_after_extension(b, c, p),
-        _ => true,
+        0 | 1 => Escape::None,
+        2 if policy::ladder_after_extension(b, c, p) => Escape::Ladder,
+        _ => Escape::Saves,
     }
+}
+
+/// The points where an atari by the side to move captures an enemy string
+/// of two liberties, at once or in a ladder ([`policy::capturing_atari`]).
+fn ladder_ataris(b: &Board) -> ArrayVec<Point, 16> {
+    let opp = b.to_move().opp().stone();
+    let mut heads: ArrayVec<Point, 32> = ArrayVec::new();
+    let mut out = ArrayVec::new();
+    for &e in b.empty_points() {
+        for q in b.neighbors(Point(e)) {
+            if b.at(q) != opp || b.liberty_count(q) != 2 {
+                continue;
+            }
+            let h = b.string_id(q);
+            if heads.contains(&h) || heads.is_full() {
+                continue;
+            }
+            heads.push(h);
+            if let Some(p) = policy::capturing_atari(b, q) {
+                if !out.is_full() && !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether `p` touches an enemy string of three liberties or more (so the
@@ -314,10 +368,15 @@ impl SearchGame for GoState {
         let b = &self.board;
         let c = b.to_move();
         let first = out.len();
+        let ataris = if self.priors.ladder_atari != 0.0 {
+            ladder_ataris(b)
+        } else {
+            ArrayVec::new()
+        };
         for &e in b.empty_points() {
             let p = Point(e);
             if b.is_sensible(c, p) {
-                out.push(self.prior(p));
+                out.push(self.prior(p, &ataris));
             }
         }
         if self.priors.learned > 0.0 {
@@ -453,12 +512,12 @@ mod tests {
             state(b.clone(), cfg),
             state(b.clone(), PriorConfig::default()),
         );
-        let lost = |p: Point| with.prior(p).visits - without.prior(p).visits;
+        let lost = |p: Point| with.prior(p, &[]).visits - without.prior(p, &[]).visits;
         // against the lone stone in the corner: penalised, and only in visits
         assert_eq!(lost(b.point(4, 3)), 25.0);
         assert_eq!(
-            with.prior(b.point(4, 3)).wins,
-            without.prior(b.point(4, 3)).wins
+            with.prior(b.point(4, 3), &[]).wins,
+            without.prior(b.point(4, 3), &[]).wins
         );
         // against (15, 13) but next to our (15, 15): no penalty
         assert_eq!(lost(b.point(15, 14)), 0.0);
@@ -473,7 +532,10 @@ mod tests {
             state(corner, PriorConfig::default()),
         );
         let atari = b.point(1, 18);
-        assert_eq!(with.prior(atari).visits, without.prior(atari).visits);
+        assert_eq!(
+            with.prior(atari, &[]).visits,
+            without.prior(atari, &[]).visits
+        );
     }
 
     #[test]
@@ -490,8 +552,11 @@ mod tests {
             },
         );
         let near = PriorConfig::default().near_last[0];
-        assert_eq!(full.prior(next).wins - none.prior(next).wins, near);
-        assert_eq!(full.prior(far).wins, none.prior(far).wins);
+        assert_eq!(
+            full.prior(next, &[]).wins - none.prior(next, &[]).wins,
+            near
+        );
+        assert_eq!(full.prior(far, &[]).wins, none.prior(far, &[]).wins);
         // later in the game the whole bonus counts again
         let mut rng = Rng::new(1);
         let mut late = b;
@@ -509,7 +574,7 @@ mod tests {
             .find(|&n| late.at(n) == Cell::Empty && late.is_legal(late.to_move(), n))
             .expect("an empty neighbour");
         let (full, none) = (state(late.clone(), full.priors), state(late, none.priors));
-        assert_eq!(full.prior(next).wins, none.prior(next).wins);
+        assert_eq!(full.prior(next, &[]).wins, none.prior(next, &[]).wins);
     }
 
     #[test]
@@ -555,11 +620,58 @@ mod tests {
     fn running_into_a_ladder_is_no_save() {
         let mut b = Board::from_ascii(policy::LADDER).unwrap();
         b.set_to_move(Color::White);
-        assert!(!saves_atari(&b, Color::White, b.point(4, 3)));
+        let run = b.point(4, 3);
+        assert!(matches!(
+            escape_from_atari(&b, Color::White, run),
+            Escape::Ladder
+        ));
         let mut free = Board::from_ascii(&policy::LADDER.replacen("O . X", "O . .", 1)).unwrap();
         free.set_to_move(Color::White);
-        assert!(saves_atari(&free, Color::White, free.point(4, 3)));
+        assert!(matches!(
+            escape_from_atari(&free, Color::White, run),
+            Escape::Saves
+        ));
         // a point next to no string in atari saves nothing
-        assert!(!saves_atari(&free, Color::White, free.point(0, 0)));
+        let corner = free.point(0, 0);
+        assert!(matches!(
+            escape_from_atari(&free, Color::White, corner),
+            Escape::None
+        ));
+
+        // the priors: running out loses visits, and black's ladder atari on
+        // a white stone of two liberties (the one at the centre, black just
+        // having played the stone above it) wins some
+        let mut state = state(b.clone(), PriorConfig::default());
+        state.priors.ladder_escape = 25.0;
+        let prior = |s: &GoState, p: Point| {
+            let mut out = Vec::new();
+            s.expand(&mut out);
+            *out.iter().find(|x| x.action == p.0).unwrap()
+        };
+        let (ran, other) = (prior(&state, run), prior(&state, b.point(5, 5)));
+        assert!(
+            ran.wins / ran.visits < other.wins / other.visits,
+            "{ran:?} {other:?}"
+        );
+        state.priors.ladder_escape = 0.0;
+        assert!(prior(&state, run).visits + 24.0 < ran.visits);
+
+        let two = Board::from_ascii(
+            ". . . . . . .\n\
+             . . . . . . .\n\
+             . . . X . . .\n\
+             . . X O . . .\n\
+             . . . . X . .\n\
+             . . . . . . .\n\
+             . . . . . . .",
+        )
+        .unwrap();
+        let ataris = ladder_ataris(&two);
+        let both = [two.point(4, 3), two.point(3, 4)];
+        assert!(ataris.len() == 1 && both.contains(&ataris[0]), "{ataris:?}");
+        state.board = two.clone();
+        state.priors.ladder_atari = 30.0;
+        let (a, other) = (prior(&state, ataris[0]), prior(&state, two.point(0, 6)));
+        assert!(a.wins - other.wins >= 30.0, "{a:?} {other:?}");
     }
 }

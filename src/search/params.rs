@@ -112,6 +112,16 @@ pub const PARAMS: &[Param] = &[
         "won visits for saving a string in atari",
         |c, v| c.priors.save_atari = real(v)?
     ),
+    param!(
+        "priors.ladder_atari",
+        "won visits for an atari the string cannot escape (at once or in a ladder)",
+        |c, v| c.priors.ladder_atari = real(v)?
+    ),
+    param!(
+        "priors.ladder_escape",
+        "lost visits for extending a string in atari into a ladder",
+        |c, v| c.priors.ladder_escape = real(v)?
+    ),
     param!("priors.pattern", "won visits for a 3x3 shape", |c, v| c
         .priors
         .pattern =
@@ -251,6 +261,8 @@ mod tests {
             "policy.nakade",
             "policy.fill_board",
             "policy.reply",
+            "priors.ladder_atari",
+            "priors.ladder_escape",
             "seed",
             "playouts",
         ] {
