@@ -4,7 +4,7 @@
 use super::features::features;
 use super::gammas;
 use super::patterns;
-use super::policy::{self, PolicyConfig};
+use super::policy::{self, PolicyConfig, Run};
 use super::replies::Replies;
 use super::rng::Rng;
 use super::tree::{Amaf, Prior, SearchGame};
@@ -204,12 +204,12 @@ impl GoState {
             win(n, &mut visits, &mut wins);
         }
         let saves = match escape_from_atari(b, c, p) {
-            Escape::Saves => true,
-            Escape::Ladder => {
+            Some(Run::Escapes) => true,
+            Some(Run::Ladder) => {
                 visits += cfg.ladder_escape;
                 false
             }
-            Escape::None => false,
+            Some(Run::Caught) | None => false,
         };
         if saves {
             win(cfg.save_atari, &mut visits, &mut wins);
@@ -262,29 +262,13 @@ impl GoState {
     }
 }
 
-/// What extending at `p` does for an own string in atari there.
-enum Escape {
-    /// `p` is no last liberty of an own string, or extending leaves one.
-    None,
-    /// Three liberties, or two that a ladder reading says are enough.
-    Saves,
-    /// Two liberties, and a ladder catches the string anyway.
-    Ladder,
-}
-
-fn escape_from_atari(b: &Board, c: Color, p: Point) -> Escape {
-    if !b
-        .neighbors(p)
+/// How extending at `p` fares for an own string in atari there; `None`
+/// when `p` is the last liberty of no own string.
+fn escape_from_atari(b: &Board, c: Color, p: Point) -> Option<Run> {
+    b.neighbors(p)
         .iter()
         .any(|&n| b.at(n) == c.stone() && b.liberty_count(n) == 1)
-    {
-        return Escape::None;
-    }
-    match b.liberties_after(c, p, 3) {
-        0 | 1 => Escape::None,
-        2 if policy::ladder_after_extension(b, c, p) => Escape::Ladder,
-        _ => Escape::Saves,
-    }
+        .then(|| policy::run_from_atari(b, c, p))
 }
 
 /// The points where an atari by the side to move captures an enemy string
@@ -621,40 +605,33 @@ mod tests {
         let mut b = Board::from_ascii(policy::LADDER).unwrap();
         b.set_to_move(Color::White);
         let run = b.point(4, 3);
-        assert!(matches!(
-            escape_from_atari(&b, Color::White, run),
-            Escape::Ladder
-        ));
+        assert_eq!(escape_from_atari(&b, Color::White, run), Some(Run::Ladder));
         let mut free = Board::from_ascii(&policy::LADDER.replacen("O . X", "O . .", 1)).unwrap();
         free.set_to_move(Color::White);
-        assert!(matches!(
+        assert_eq!(
             escape_from_atari(&free, Color::White, run),
-            Escape::Saves
-        ));
+            Some(Run::Escapes)
+        );
         // a point next to no string in atari saves nothing
         let corner = free.point(0, 0);
-        assert!(matches!(
-            escape_from_atari(&free, Color::White, corner),
-            Escape::None
-        ));
+        assert_eq!(escape_from_atari(&free, Color::White, corner), None);
 
-        // the priors: running out loses visits, and black's ladder atari on
-        // a white stone of two liberties (the one at the centre, black just
-        // having played the stone above it) wins some
-        let mut state = state(b.clone(), PriorConfig::default());
-        state.priors.ladder_escape = 25.0;
+        // the priors: running out of the ladder loses visits, and an atari
+        // that catches a stone of two liberties in a ladder wins some
+        let mut go = state(b.clone(), PriorConfig::default());
+        go.priors.ladder_escape = 25.0;
         let prior = |s: &GoState, p: Point| {
             let mut out = Vec::new();
             s.expand(&mut out);
             *out.iter().find(|x| x.action == p.0).unwrap()
         };
-        let (ran, other) = (prior(&state, run), prior(&state, b.point(5, 5)));
+        let (ran, other) = (prior(&go, run), prior(&go, b.point(5, 5)));
         assert!(
             ran.wins / ran.visits < other.wins / other.visits,
             "{ran:?} {other:?}"
         );
-        state.priors.ladder_escape = 0.0;
-        assert!(prior(&state, run).visits + 24.0 < ran.visits);
+        go.priors.ladder_escape = 0.0;
+        assert!(prior(&go, run).visits + 24.0 < ran.visits);
 
         let two = Board::from_ascii(
             ". . . . . . .\n\
@@ -669,9 +646,9 @@ mod tests {
         let ataris = ladder_ataris(&two);
         let both = [two.point(4, 3), two.point(3, 4)];
         assert!(ataris.len() == 1 && both.contains(&ataris[0]), "{ataris:?}");
-        state.board = two.clone();
-        state.priors.ladder_atari = 30.0;
-        let (a, other) = (prior(&state, ataris[0]), prior(&state, two.point(0, 6)));
+        go.board = two.clone();
+        go.priors.ladder_atari = 30.0;
+        let (a, other) = (prior(&go, ataris[0]), prior(&go, two.point(0, 6)));
         assert!(a.wins - other.wins >= 30.0, "{a:?} {other:?}");
     }
 }

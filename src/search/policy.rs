@@ -205,10 +205,30 @@ pub fn save_string(board: &Board, s: Point, out: &mut Candidates) {
         if out.is_full() || out.contains(&lib) || !board.is_legal(c, lib) {
             return;
         }
-        let libs = board.liberties_after(c, lib, 3);
-        if libs >= 3 || (libs == 2 && !ladder_after_extension(board, c, lib)) {
+        if run_from_atari(board, c, lib) == Run::Escapes {
             out.push(lib);
         }
+    }
+}
+
+/// What extending from atari gives a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Run {
+    /// One liberty still, or none.
+    Caught,
+    /// Two liberties, and a ladder catches the string anyway.
+    Ladder,
+    /// Three liberties, or two that a ladder reading says are enough.
+    Escapes,
+}
+
+/// How a string of `c` in atari fares by extending at its last liberty
+/// `lib` (a legal move).
+pub fn run_from_atari(board: &Board, c: Color, lib: Point) -> Run {
+    match board.liberties_after(c, lib, 3) {
+        0 | 1 => Run::Caught,
+        2 if ladder_after_extension(board, c, lib) => Run::Ladder,
+        _ => Run::Escapes,
     }
 }
 
