@@ -125,6 +125,45 @@ fn a_string_touching_the_move_twice_is_captured_once() {
 }
 
 #[test]
+fn strings_joined_by_a_move_are_counted_with_the_liberties_they_share() {
+    // Black at the centre joins four strings. Two have (0, 0) as their
+    // one liberty besides the move: shared, so the joined string has one
+    // liberty, not two.
+    let b = board(
+        ". X O . .
+         X . X O .
+         O X O . .
+         . O . . .
+         . . . . .",
+    );
+    let p = at(&b, 1, 1);
+    assert_eq!(b.liberties_after(B, p, 8), 1);
+    assert!(!b.keeps_two_liberties(B, p));
+    // Without the white stone on the right, the string there brings (3, 1):
+    // two liberties, (0, 0) counted once.
+    let b = board(
+        ". X O . .
+         X . X . .
+         O X O . .
+         . O . . .
+         . . . . .",
+    );
+    let p = at(&b, 1, 1);
+    assert_eq!(b.liberties_after(B, p, 8), 2);
+    assert!(b.keeps_two_liberties(B, p));
+    // Two strings beside the move, each with the move's one empty
+    // neighbour as its other liberty: one liberty.
+    let b = board(
+        "X . X
+         X . X
+         O O O
+         . . .",
+    );
+    assert_eq!(b.liberties_after(B, at(&b, 1, 1), 8), 1);
+    assert_eq!(b.liberties_after(B, at(&b, 1, 1), 2), 1);
+}
+
+#[test]
 fn single_stone_suicide_is_illegal() {
     let mut b = board(
         ". O .

@@ -646,6 +646,11 @@ impl Board {
                 friends.insert(h);
             }
         }
+        if captured.n == 0 {
+            if let Some(n) = self.liberties_after_without_captures(p, &friends, limit) {
+                return n.min(limit);
+            }
+        }
         // a point is a liberty afterwards if it is empty or a captured stone
         let freed = |q: Point| {
             let cell = self.cells[q.idx()];
@@ -674,6 +679,44 @@ impl Board {
             }
         }
         found.len().min(limit)
+    }
+
+    /// [`Board::liberties_after`] without captures, without walking a
+    /// string. A friend's liberties besides `p` that are not empty
+    /// neighbours of `p` are new; an empty neighbour of `p` is one of the
+    /// friend's liberties exactly when it touches the friend. So with one
+    /// friend bringing new liberties the count is exact. With more, they
+    /// may share some: the largest share alone may reach `limit`, else
+    /// `None`.
+    #[inline]
+    fn liberties_after_without_captures(
+        &self,
+        p: Point,
+        friends: &Heads,
+        limit: usize,
+    ) -> Option<usize> {
+        let empty = self
+            .neighbors(p)
+            .map(|n| (self.cells[n.idx()] == Cell::Empty, n.0));
+        let empties = empty.iter().filter(|&&(e, _)| e).count();
+        let (mut total, mut most, mut bringing) = (0, 0, 0);
+        for &h in friends.as_slice() {
+            let known = empty
+                .iter()
+                .filter(|&&(e, n)| e && self.touches(n, h))
+                .count();
+            let new = self.libs[ix(h)] as usize - 1 - known;
+            total += new;
+            most = most.max(new);
+            bringing += (new > 0) as usize;
+        }
+        if bringing <= 1 {
+            Some(empties + total)
+        } else if empties + most >= limit {
+            Some(limit)
+        } else {
+            None
+        }
     }
 
     /// The Zobrist hash the board would have after `c` plays the legal move `p`.
