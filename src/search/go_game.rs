@@ -44,6 +44,10 @@ pub struct PriorConfig {
     /// loss (playouts rarely read the ladder to its end, so they find
     /// running out fine).
     pub ladder_escape: f32,
+    /// Giving three liberties to an own string of two that an atari would
+    /// catch (at once or in a ladder): a win, the answer to the threat
+    /// `ladder_atari` rewards on the other side.
+    pub ladder_defence: f32,
     pub pattern: f32,
     pub self_atari: f32,
     /// Bonus by distance to the last move (1, 2, 3).
@@ -84,6 +88,7 @@ impl Default for PriorConfig {
             save_atari: 20.0,
             ladder_atari: 15.0,
             ladder_escape: 20.0,
+            ladder_defence: 0.0,
             pattern: 10.0,
             self_atari: 15.0,
             near_last: [20.0, 14.0, 6.0],
@@ -183,9 +188,9 @@ impl GoState {
         self.moves_left = self.moves_left.saturating_sub(1);
     }
 
-    /// Priors of `c` playing the legal point `p`; `ladder_ataris` are the
-    /// points where an atari captures an enemy string ([`ladder_ataris`]).
-    fn prior(&self, p: Point, ladder_ataris: &[Point]) -> Prior {
+    /// Priors of `c` playing the legal point `p`; `ladders` are the points
+    /// where strings of two liberties are caught or saved ([`Ladders`]).
+    fn prior(&self, p: Point, ladders: &Ladders) -> Prior {
         let b = &self.board;
         let c = b.to_move();
         let cfg = &self.priors;
@@ -214,8 +219,11 @@ impl GoState {
         if saves {
             win(cfg.save_atari, &mut visits, &mut wins);
         }
-        if ladder_ataris.contains(&p) {
+        if ladders.ataris.contains(&p) {
             win(cfg.ladder_atari, &mut visits, &mut wins);
+        }
+        if ladders.defences.contains(&p) {
+            win(cfg.ladder_defence, &mut visits, &mut wins);
         }
         if captured == 0 && policy::self_atari(b, c, p) {
             visits += cfg.self_atari;
@@ -271,15 +279,33 @@ fn escape_from_atari(b: &Board, c: Color, p: Point) -> Option<Run> {
         .then(|| policy::run_from_atari(b, c, p))
 }
 
-/// The points where an atari by the side to move captures an enemy string
-/// of two liberties, at once or in a ladder ([`policy::capturing_atari`]).
-fn ladder_ataris(b: &Board) -> ArrayVec<Point, 16> {
-    let opp = b.to_move().opp().stone();
+/// Where strings of two liberties are caught or saved, for the side to
+/// move: the ataris that capture an enemy string, at once or in a ladder
+/// ([`policy::capturing_atari`]), and the liberties that give an own string
+/// the enemy could catch that way three liberties.
+#[derive(Default)]
+struct Ladders {
+    ataris: ArrayVec<Point, 16>,
+    defences: ArrayVec<Point, 16>,
+}
+
+/// Reads every string of two liberties once: the enemy's when `ataris`,
+/// ours when `defences`.
+fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
+    let c = b.to_move();
+    let mut out = Ladders::default();
+    if !ataris && !defences {
+        return out;
+    }
     let mut heads: ArrayVec<Point, 32> = ArrayVec::new();
-    let mut out = ArrayVec::new();
     for &e in b.empty_points() {
         for q in b.neighbors(Point(e)) {
-            if b.at(q) != opp || b.liberty_count(q) != 2 {
+            let wanted = match b.at(q).color() {
+                Some(x) if x == c => defences,
+                Some(_) => ataris,
+                None => false,
+            };
+            if !wanted || b.liberty_count(q) != 2 {
                 continue;
             }
             let h = b.string_id(q);
@@ -287,14 +313,27 @@ fn ladder_ataris(b: &Board) -> ArrayVec<Point, 16> {
                 continue;
             }
             heads.push(h);
-            if let Some(p) = policy::capturing_atari(b, q) {
-                if !out.is_full() && !out.contains(&p) {
-                    out.push(p);
+            let Some(atari) = policy::capturing_atari(b, q) else {
+                continue;
+            };
+            if b.at(q) != c.stone() {
+                push_new(&mut out.ataris, atari);
+                continue;
+            }
+            for lib in b.liberties::<2>(q) {
+                if b.liberties_after(c, lib, 3) >= 3 {
+                    push_new(&mut out.defences, lib);
                 }
             }
         }
     }
     out
+}
+
+fn push_new(points: &mut ArrayVec<Point, 16>, p: Point) {
+    if !points.is_full() && !points.contains(&p) {
+        points.push(p);
+    }
 }
 
 /// Whether `p` touches an enemy string of three liberties or more (so the
@@ -352,15 +391,12 @@ impl SearchGame for GoState {
         let b = &self.board;
         let c = b.to_move();
         let first = out.len();
-        let ataris = if self.priors.ladder_atari != 0.0 {
-            ladder_ataris(b)
-        } else {
-            ArrayVec::new()
-        };
+        let cfg = &self.priors;
+        let ladders = ladders(b, cfg.ladder_atari != 0.0, cfg.ladder_defence != 0.0);
         for &e in b.empty_points() {
             let p = Point(e);
             if b.is_sensible(c, p) {
-                out.push(self.prior(p, &ataris));
+                out.push(self.prior(p, &ladders));
             }
         }
         if self.priors.learned > 0.0 {
@@ -496,12 +532,14 @@ mod tests {
             state(b.clone(), cfg),
             state(b.clone(), PriorConfig::default()),
         );
-        let lost = |p: Point| with.prior(p, &[]).visits - without.prior(p, &[]).visits;
+        let lost = |p: Point| {
+            with.prior(p, &Ladders::default()).visits - without.prior(p, &Ladders::default()).visits
+        };
         // against the lone stone in the corner: penalised, and only in visits
         assert_eq!(lost(b.point(4, 3)), 25.0);
         assert_eq!(
-            with.prior(b.point(4, 3), &[]).wins,
-            without.prior(b.point(4, 3), &[]).wins
+            with.prior(b.point(4, 3), &Ladders::default()).wins,
+            without.prior(b.point(4, 3), &Ladders::default()).wins
         );
         // against (15, 13) but next to our (15, 15): no penalty
         assert_eq!(lost(b.point(15, 14)), 0.0);
@@ -517,8 +555,8 @@ mod tests {
         );
         let atari = b.point(1, 18);
         assert_eq!(
-            with.prior(atari, &[]).visits,
-            without.prior(atari, &[]).visits
+            with.prior(atari, &Ladders::default()).visits,
+            without.prior(atari, &Ladders::default()).visits
         );
     }
 
@@ -537,10 +575,13 @@ mod tests {
         );
         let near = PriorConfig::default().near_last[0];
         assert_eq!(
-            full.prior(next, &[]).wins - none.prior(next, &[]).wins,
+            full.prior(next, &Ladders::default()).wins - none.prior(next, &Ladders::default()).wins,
             near
         );
-        assert_eq!(full.prior(far, &[]).wins, none.prior(far, &[]).wins);
+        assert_eq!(
+            full.prior(far, &Ladders::default()).wins,
+            none.prior(far, &Ladders::default()).wins
+        );
         // later in the game the whole bonus counts again
         let mut rng = Rng::new(1);
         let mut late = b;
@@ -558,7 +599,10 @@ mod tests {
             .find(|&n| late.at(n) == Cell::Empty && late.is_legal(late.to_move(), n))
             .expect("an empty neighbour");
         let (full, none) = (state(late.clone(), full.priors), state(late, none.priors));
-        assert_eq!(full.prior(next, &[]).wins, none.prior(next, &[]).wins);
+        assert_eq!(
+            full.prior(next, &Ladders::default()).wins,
+            none.prior(next, &Ladders::default()).wins
+        );
     }
 
     #[test]
@@ -643,12 +687,38 @@ mod tests {
              . . . . . . .",
         )
         .unwrap();
-        let ataris = ladder_ataris(&two);
+        let ataris = ladders(&two, true, false).ataris;
         let both = [two.point(4, 3), two.point(3, 4)];
         assert!(ataris.len() == 1 && both.contains(&ataris[0]), "{ataris:?}");
         go.board = two.clone();
         go.priors.ladder_atari = 30.0;
         let (a, other) = (prior(&go, ataris[0]), prior(&go, two.point(0, 6)));
         assert!(a.wins - other.wins >= 30.0, "{a:?} {other:?}");
+
+        // white to move: either liberty gives the stone three, out of reach
+        // of the ladder; black's stones have liberties to spare
+        let mut two_w = two.clone();
+        two_w.set_to_move(Color::White);
+        let read = ladders(&two_w, true, true);
+        assert!(read.ataris.is_empty(), "{:?}", read.ataris);
+        let mut defences = read.defences.to_vec();
+        defences.sort();
+        let mut expected = both.to_vec();
+        expected.sort();
+        assert_eq!(defences, expected);
+        go.board = two_w;
+        go.priors.ladder_defence = 0.0;
+        let before = prior(&go, both[0]);
+        go.priors.ladder_defence = 12.0;
+        let after = prior(&go, both[0]);
+        assert!(
+            (after.wins - before.wins - 12.0).abs() < 1e-3,
+            "{before:?} {after:?}"
+        );
+        // with a third liberty the stone is in no danger: nothing to defend
+        let three = two.to_string().replacen("X . .", ". . .", 1);
+        let mut free = Board::from_ascii(&three).unwrap();
+        free.set_to_move(Color::White);
+        assert!(ladders(&free, true, true).defences.is_empty(), "{free}");
     }
 }

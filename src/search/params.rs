@@ -122,6 +122,11 @@ pub const PARAMS: &[Param] = &[
         "lost visits for extending a string in atari into a ladder",
         |c, v| c.priors.ladder_escape = real(v)?
     ),
+    param!(
+        "priors.ladder_defence",
+        "won visits for three liberties to an own string an atari would catch",
+        |c, v| c.priors.ladder_defence = real(v)?
+    ),
     param!("priors.pattern", "won visits for a 3x3 shape", |c, v| c
         .priors
         .pattern =
@@ -263,6 +268,7 @@ mod tests {
             "policy.reply",
             "priors.ladder_atari",
             "priors.ladder_escape",
+            "priors.ladder_defence",
             "seed",
             "playouts",
         ] {
