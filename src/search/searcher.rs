@@ -9,7 +9,7 @@
 use super::go_game::{to_action, to_move, GoState, PriorConfig, PASS};
 use super::policy::PolicyConfig;
 use super::rng::Rng;
-use super::tree::{SearchGame, Tree, TreeConfig};
+use super::tree::{Node, SearchGame, Tree, TreeConfig};
 use super::{Budget, Horizon, Stats};
 use crate::go::{Board, Color, Game, Move, Point};
 use log::debug;
@@ -336,9 +336,7 @@ impl Searcher {
         (first - second) as u64 > remaining
     }
 
-    /// The most-visited legal move, under the passing rules: pass when
-    /// the search prefers it, or when the board is settled and no move does
-    /// better than passing, but only if the literal count wins.
+    /// The most-visited legal move, under the passing rules ([`choose`]).
     fn decide(
         &self,
         tree: &Tree<GoState>,
@@ -352,34 +350,7 @@ impl Searcher {
                 .cmp(&a.playouts)
                 .then(b.value().total_cmp(&a.value()))
         });
-        let Some(best) = ranked.first() else {
-            return Move::Pass;
-        };
-        if best.action != PASS {
-            let pass_as_good = ranked
-                .iter()
-                .find(|c| c.action == PASS)
-                .is_some_and(|p| p.value() >= best.value() - SETTLED_TOLERANCE);
-            if literal > 0.0 && pass_as_good && settled(game) {
-                debug!("settled and won by {literal}: pass");
-                return Move::Pass;
-            }
-            return to_move(best.action);
-        }
-        if literal > 0.0 {
-            return Move::Pass;
-        }
-        // passing would lose as the board stands: play on if anything is left
-        match ranked.iter().find(|c| c.action != PASS) {
-            Some(c) => {
-                debug!(
-                    "the count loses by {}: playing on instead of passing",
-                    -literal
-                );
-                to_move(c.action)
-            }
-            None => Move::Pass,
-        }
+        choose(&ranked, literal, || settled(game))
     }
 
     fn stats(&self, tree: &Tree<GoState>, mv: Move, playouts: u64, t0: Instant) -> Stats {
@@ -403,6 +374,55 @@ impl Searcher {
             nodes: tree.nodes.len(),
             reused: 0,
         }
+    }
+}
+
+/// The move among the root's children `ranked` (most playouts first):
+/// the most-visited one, under the passing rules. Pass when the search
+/// prefers it, or when the board is `settled` and no move does better
+/// than passing, but only if the `literal` count (our margin) wins.
+///
+/// Late in the game a share of the playouts is forced through the pass
+/// ([`PASS_SHARE`]), so that it may lead on playouts while the moves split
+/// the rest: then the most-visited move is chosen if it looks clearly
+/// better. (Passing on such a count gave GNU Go free moves in won games.)
+fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Move {
+    let Some(best) = ranked.first() else {
+        return Move::Pass;
+    };
+    let play = ranked.iter().find(|c| c.action != PASS);
+    if best.action != PASS {
+        let pass_as_good = ranked
+            .iter()
+            .find(|c| c.action == PASS)
+            .is_some_and(|p| p.value() >= best.value() - SETTLED_TOLERANCE);
+        if literal > 0.0 && pass_as_good && settled() {
+            debug!("settled and won by {literal}: pass");
+            return Move::Pass;
+        }
+        return to_move(best.action);
+    }
+    if let Some(c) = play.filter(|c| c.value() > best.value() + SETTLED_TOLERANCE) {
+        debug!(
+            "pass leads on playouts at {:.3}, a move is better at {:.3}: no pass",
+            best.value(),
+            c.value()
+        );
+        return to_move(c.action);
+    }
+    if literal > 0.0 {
+        return Move::Pass;
+    }
+    // passing would lose as the board stands: play on if anything is left
+    match play {
+        Some(c) => {
+            debug!(
+                "the count loses by {}: playing on instead of passing",
+                -literal
+            );
+            to_move(c.action)
+        }
+        None => Move::Pass,
     }
 }
 
@@ -451,4 +471,46 @@ fn pv_text(game: &Game, pv: &[Move]) -> String {
         .map(|&m| crate::go::coord::to_gtp(game.board(), m))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(action: u16, playouts: u32, value: f32) -> Node {
+        Node::with_counts(action, playouts, value)
+    }
+
+    #[test]
+    fn forced_playouts_through_the_pass_do_not_make_it_the_choice() {
+        // counts from a game against GNU Go: the pass led on playouts (a
+        // share of them forced) at 46 %, the moves split the rest at 60-75 %
+        let (pass, p2, s5) = (
+            child(PASS, 330, 0.463),
+            child(40, 135, 0.686),
+            child(50, 125, 0.605),
+        );
+        let ranked = [&pass, &p2, &s5];
+        assert_eq!(choose(&ranked, 3.5, || false), Move::Play(Point(40)));
+        assert_eq!(choose(&ranked, -3.5, || false), Move::Play(Point(40)));
+        // as good as the moves (within the tolerance): pass on a won count,
+        // play on a lost one
+        let close = child(PASS, 330, 0.66);
+        let ranked = [&close, &p2, &s5];
+        assert_eq!(choose(&ranked, 3.5, || false), Move::Pass);
+        assert_eq!(choose(&ranked, -3.5, || false), Move::Play(Point(40)));
+        // nothing but the pass
+        assert_eq!(choose(&[&close], -3.5, || false), Move::Pass);
+    }
+
+    #[test]
+    fn a_move_leading_on_playouts_is_played_unless_passing_settles_a_won_count() {
+        let (m, pass) = (child(40, 500, 0.70), child(PASS, 100, 0.68));
+        let ranked = [&m, &pass];
+        assert_eq!(choose(&ranked, 3.5, || false), Move::Play(Point(40)));
+        assert_eq!(choose(&ranked, 3.5, || true), Move::Pass);
+        assert_eq!(choose(&ranked, -3.5, || true), Move::Play(Point(40)));
+        let worse = child(PASS, 100, 0.60);
+        assert_eq!(choose(&[&m, &worse], 3.5, || true), Move::Play(Point(40)));
+    }
 }

@@ -154,6 +154,17 @@ impl Node {
     }
 }
 
+#[cfg(test)]
+impl Node {
+    /// A root child with `playouts` real playouts at win rate `value`, for
+    /// tests of the move choice.
+    pub(crate) fn with_counts(action: u16, playouts: u32, value: f32) -> Node {
+        let mut node = Node::new(action, 0, (playouts as f32, playouts as f32 * value));
+        node.playouts = playouts;
+        node
+    }
+}
+
 /// The search tree over a game `G`, rooted at `nodes[root]`.
 pub struct Tree<G: SearchGame> {
     pub nodes: Vec<Node>,
