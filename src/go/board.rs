@@ -698,7 +698,7 @@ impl Board {
         let empty = self
             .neighbors(p)
             .map(|n| (self.cells[n.idx()] == Cell::Empty, n.0));
-        let empties = empty.iter().filter(|&&(e, _)| e).count();
+        let empties = self.nbr_count(p, Cell::Empty);
         let (mut total, mut most, mut bringing) = (0, 0, 0);
         for &h in friends.as_slice() {
             let known = empty

@@ -300,11 +300,9 @@ fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
     let mut heads: ArrayVec<Point, 32> = ArrayVec::new();
     for &e in b.empty_points() {
         for q in b.neighbors(Point(e)) {
-            let wanted = match b.at(q).color() {
-                Some(x) if x == c => defences,
-                Some(_) => ataris,
-                None => false,
-            };
+            let own = b.at(q) == c.stone();
+            let wanted = if own { defences } else { ataris };
+            // empty and off-board points have no liberties
             if !wanted || b.liberty_count(q) != 2 {
                 continue;
             }
@@ -316,7 +314,7 @@ fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
             let Some(atari) = policy::capturing_atari(b, q) else {
                 continue;
             };
-            if b.at(q) != c.stone() {
+            if !own {
                 push_new(&mut out.ataris, atari);
                 continue;
             }
@@ -504,6 +502,11 @@ impl GoState {
 mod tests {
     use super::*;
 
+    /// The priors of `p` with no ladder read.
+    fn plain(s: &GoState, p: Point) -> Prior {
+        s.prior(p, &Ladders::default())
+    }
+
     fn state(board: Board, priors: PriorConfig) -> GoState {
         GoState {
             board,
@@ -532,14 +535,12 @@ mod tests {
             state(b.clone(), cfg),
             state(b.clone(), PriorConfig::default()),
         );
-        let lost = |p: Point| {
-            with.prior(p, &Ladders::default()).visits - without.prior(p, &Ladders::default()).visits
-        };
+        let lost = |p: Point| plain(&with, p).visits - plain(&without, p).visits;
         // against the lone stone in the corner: penalised, and only in visits
         assert_eq!(lost(b.point(4, 3)), 25.0);
         assert_eq!(
-            with.prior(b.point(4, 3), &Ladders::default()).wins,
-            without.prior(b.point(4, 3), &Ladders::default()).wins
+            plain(&with, b.point(4, 3)).wins,
+            plain(&without, b.point(4, 3)).wins
         );
         // against (15, 13) but next to our (15, 15): no penalty
         assert_eq!(lost(b.point(15, 14)), 0.0);
@@ -554,10 +555,7 @@ mod tests {
             state(corner, PriorConfig::default()),
         );
         let atari = b.point(1, 18);
-        assert_eq!(
-            with.prior(atari, &Ladders::default()).visits,
-            without.prior(atari, &Ladders::default()).visits
-        );
+        assert_eq!(plain(&with, atari).visits, plain(&without, atari).visits);
     }
 
     #[test]
@@ -574,14 +572,8 @@ mod tests {
             },
         );
         let near = PriorConfig::default().near_last[0];
-        assert_eq!(
-            full.prior(next, &Ladders::default()).wins - none.prior(next, &Ladders::default()).wins,
-            near
-        );
-        assert_eq!(
-            full.prior(far, &Ladders::default()).wins,
-            none.prior(far, &Ladders::default()).wins
-        );
+        assert_eq!(plain(&full, next).wins - plain(&none, next).wins, near);
+        assert_eq!(plain(&full, far).wins, plain(&none, far).wins);
         // later in the game the whole bonus counts again
         let mut rng = Rng::new(1);
         let mut late = b;
@@ -599,10 +591,7 @@ mod tests {
             .find(|&n| late.at(n) == Cell::Empty && late.is_legal(late.to_move(), n))
             .expect("an empty neighbour");
         let (full, none) = (state(late.clone(), full.priors), state(late, none.priors));
-        assert_eq!(
-            full.prior(next, &Ladders::default()).wins,
-            none.prior(next, &Ladders::default()).wins
-        );
+        assert_eq!(plain(&full, next).wins, plain(&none, next).wins);
     }
 
     #[test]

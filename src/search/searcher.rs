@@ -390,7 +390,6 @@ fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Mov
     let Some(best) = ranked.first() else {
         return Move::Pass;
     };
-    let play = ranked.iter().find(|c| c.action != PASS);
     if best.action != PASS {
         let pass_as_good = ranked
             .iter()
@@ -402,6 +401,7 @@ fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Mov
         }
         return to_move(best.action);
     }
+    let play = ranked.iter().find(|c| c.action != PASS);
     if let Some(c) = play.filter(|c| c.value() > best.value() + SETTLED_TOLERANCE) {
         debug!(
             "pass leads on playouts at {:.3}, a move is better at {:.3}: no pass",
