@@ -101,10 +101,12 @@ impl Bot {
         let turn = self.table.begin_turn();
         let game = self.table.game();
         let empty = game.board().empty_points().len();
+        let area = game.board().area();
         let n = time::own_moves_left(empty, Some(turn.own_moves_to_limit));
-        let plan = self.plan(bank_ms, n, time::phase_weight(empty, game.board().area()));
+        let spread = time::spread_over(empty, area, n);
+        let plan = self.plan(bank_ms, spread, time::phase_weight(empty, area));
         log::info!(
-            "{} to move, bank {bank_ms:?} ms, {n} moves expected, {} plies left: {plan:?}",
+            "{} to move, bank {bank_ms:?} ms, {n} moves expected, the bank spread over {spread}, {} plies left: {plan:?}",
             turn.us,
             turn.horizon.moves_left.unwrap_or(0)
         );

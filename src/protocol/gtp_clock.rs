@@ -101,7 +101,13 @@ impl GtpClock {
             max_bank: bank,
         };
         let weight = time::phase_weight(empty, area);
-        time::plan_weighted(clock, time::own_moves_left(empty, None), weight)
+        let n = time::own_moves_left(empty, None);
+        // main time spent early would leave sudden death nothing
+        let n = match s.byo_stones {
+            0 => n,
+            _ => time::spread_over(empty, area, n),
+        };
+        time::plan_weighted(clock, n, weight)
     }
 }
 
