@@ -111,7 +111,7 @@ impl Default for TreeConfig {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Node {
     pub action: u16,
     /// The side that played `action`.
@@ -210,7 +210,10 @@ impl<G: SearchGame> Tree<G> {
     }
 
     fn child_indices(&self, n: u32) -> std::ops::Range<u32> {
-        let node = &self.nodes[n as usize];
+        self.child_indices_of(&self.nodes[n as usize])
+    }
+
+    fn child_indices_of(&self, node: &Node) -> std::ops::Range<u32> {
         node.first_child..node.first_child + node.n_children as u32
     }
 
@@ -428,28 +431,24 @@ impl<G: SearchGame> Tree<G> {
     }
 
     /// Copies the subtree under `n` into a fresh arena with `n` as root.
+    /// Breadth-first, a block of children at a time, with the fresh arena
+    /// as its own queue: node `j`'s children are copied when `j` is reached,
+    /// and only then does its `first_child` point into the fresh arena.
+    /// After a long ponder the kept subtree can hold a million nodes, and
+    /// this runs on our clock.
     fn reroot(&mut self, n: u32) {
-        // sized exactly: the old arena is still alive while this one fills
-        let mut size = 0;
-        let mut stack = vec![n];
-        while let Some(m) = stack.pop() {
-            size += 1;
-            stack.extend(self.child_indices(m));
-        }
-        let mut fresh: Vec<Node> = Vec::with_capacity(size);
-        fresh.push(self.nodes[n as usize].clone());
-        // breadth-first: keeps children contiguous
-        let mut queue = std::collections::VecDeque::from([(n, 0u32)]);
-        while let Some((old, new)) = queue.pop_front() {
-            let r = self.child_indices(old);
-            let first = fresh.len() as u32;
-            for i in r.clone() {
-                fresh.push(self.nodes[i as usize].clone());
+        // room for the old arena's size: what is not written is never
+        // touched, and the search that follows need not grow it at once
+        let mut fresh: Vec<Node> = Vec::with_capacity(self.nodes.len());
+        fresh.push(self.nodes[n as usize]);
+        let mut j = 0;
+        while j < fresh.len() {
+            let kids = self.child_indices_of(&fresh[j]);
+            if !kids.is_empty() {
+                fresh[j].first_child = fresh.len() as u32;
+                fresh.extend_from_slice(&self.nodes[kids.start as usize..kids.end as usize]);
             }
-            fresh[new as usize].first_child = first;
-            for (k, i) in r.enumerate() {
-                queue.push_back((i, first + k as u32));
-            }
+            j += 1;
         }
         self.nodes = fresh;
         self.root = 0;
@@ -547,6 +546,60 @@ mod tests {
     }
 
     #[test]
+    fn a_new_root_keeps_its_whole_subtree_and_nothing_else() {
+        let game = Race {
+            count: 0,
+            goal: 20,
+            to_move: 0,
+            winner: None,
+        };
+        let config = TreeConfig {
+            expand_after: 1,
+            explore: 0.3,
+            ..TreeConfig::default()
+        };
+        let mut tree = Tree::new(&game, config);
+        let mut rng = Rng::new(9);
+        for _ in 0..4000 {
+            tree.simulate(&game, &mut rng);
+        }
+        let before = tree.nodes.clone();
+        let old_root = tree.root;
+        let first = tree.best_child().unwrap().action;
+        let under = tree
+            .child_indices(old_root)
+            .find(|&i| before[i as usize].action == first)
+            .unwrap();
+        let second = tree
+            .child_indices(under)
+            .max_by_key(|&i| before[i as usize].playouts)
+            .unwrap();
+        let second_action = before[second as usize].action;
+        let kept = before[second as usize];
+        assert!(tree.advance(&[first, second_action]));
+        // the same nodes, in the same shape, with the same counts
+        fn same(old: &[Node], o: u32, new: &[Node], n: u32) -> usize {
+            let (a, b) = (old[o as usize], new[n as usize]);
+            assert_eq!(
+                (a.action, a.side, a.n_children, a.expanded, a.playouts),
+                (b.action, b.side, b.n_children, b.expanded, b.playouts)
+            );
+            assert_eq!(
+                (a.visits, a.wins, a.amaf_visits),
+                (b.visits, b.wins, b.amaf_visits)
+            );
+            (0..a.n_children as u32)
+                .map(|k| same(old, a.first_child + k, new, b.first_child + k))
+                .sum::<usize>()
+                + 1
+        }
+        let count = same(&before, second, &tree.nodes, 0);
+        assert!(count > 100, "a deep enough subtree: {count}");
+        assert_eq!(count, tree.nodes.len());
+        assert_eq!(tree.root().playouts, kept.playouts);
+    }
+
+    #[test]
     fn memory_stays_within_the_node_budget() {
         let game = Race {
             count: 0,
@@ -570,9 +623,10 @@ mod tests {
         assert!(tree.nodes.len() >= budget, "the budget is reached");
         // no doubling past the budget and one expansion
         assert!(tree.nodes.capacity() <= budget + game.actions());
-        // a new root's arena holds its subtree and no more
+        // a new root's arena has room for the budget and no more
         let first = tree.best_child().unwrap().action;
         assert!(tree.advance(&[first]));
-        assert_eq!(tree.nodes.capacity(), tree.nodes.len());
+        assert!(tree.nodes.len() < budget);
+        assert!(tree.nodes.capacity() <= budget + game.actions());
     }
 }
