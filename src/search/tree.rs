@@ -413,8 +413,8 @@ impl<G: SearchGame> Tree<G> {
     }
 
     /// Moves the root down along `actions` (moves played since this tree's
-    /// root) and compacts the arena to the kept subtree. Returns false (and
-    /// leaves the tree unchanged) if a move has no node.
+    /// root). Returns false (and leaves the tree unchanged) if a move has no
+    /// node. The nodes left behind stay in the arena until [`Tree::compact`].
     pub fn advance(&mut self, actions: &[u16]) -> bool {
         let mut n = self.root;
         for &a in actions {
@@ -426,8 +426,25 @@ impl<G: SearchGame> Tree<G> {
                 None => return false,
             }
         }
-        self.reroot(n);
+        self.root = n;
         true
+    }
+
+    /// Drops the nodes earlier moves left behind: copies the subtree under
+    /// the root into a fresh arena. After a long ponder that is a million
+    /// nodes and tens of milliseconds, so the search on our clock leaves it
+    /// to the ponder that follows (see [`Tree::crowded`]).
+    pub fn compact(&mut self) {
+        if self.root != 0 {
+            self.reroot(self.root);
+        }
+    }
+
+    /// Whether what earlier moves left behind fills so much of the node
+    /// budget that a search would soon stop growing the tree: then it is
+    /// worth compacting on our clock too.
+    pub fn crowded(&self) -> bool {
+        self.root != 0 && self.nodes.len() >= self.config.max_nodes / 4 * 3
     }
 
     /// Copies the subtree under `n` into a fresh arena with `n` as root.
@@ -542,6 +559,8 @@ mod tests {
         assert!(tree.best_child().unwrap().value() > 0.6);
         assert!(tree.advance(&[1, 2]));
         assert_eq!(tree.root().action, 2);
+        tree.compact();
+        assert_eq!(tree.root().action, 2);
         assert!(tree.size() > 1);
     }
 
@@ -577,6 +596,10 @@ mod tests {
         let second_action = before[second as usize].action;
         let kept = before[second as usize];
         assert!(tree.advance(&[first, second_action]));
+        // the root moved: nothing copied yet
+        assert_eq!(tree.nodes.len(), before.len());
+        assert_eq!(tree.root().playouts, kept.playouts);
+        tree.compact();
         // the same nodes, in the same shape, with the same counts
         fn same(old: &[Node], o: u32, new: &[Node], n: u32) -> usize {
             let (a, b) = (old[o as usize], new[n as usize]);
@@ -626,6 +649,9 @@ mod tests {
         // a new root's arena has room for the budget and no more
         let first = tree.best_child().unwrap().action;
         assert!(tree.advance(&[first]));
+        assert!(tree.crowded());
+        tree.compact();
+        assert!(!tree.crowded());
         assert!(tree.nodes.len() < budget);
         assert!(tree.nodes.capacity() <= budget + game.actions());
     }
