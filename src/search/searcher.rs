@@ -456,7 +456,7 @@ fn out_of_reach(
     let remaining = match to_go {
         // too few playouts to tell the rate: one slow one (a long ladder, a
         // page fault in a fresh tree) would stop the search
-        Some(_) if done < RATE_SAMPLE => return false,
+        Some(_) if done < RATE_SAMPLE => by_limit,
         Some((elapsed, left)) => {
             let rate = done as f64 / elapsed.as_secs_f64().max(1e-6);
             ((rate * left.as_secs_f64()) as u64).min(by_limit)
@@ -547,6 +547,8 @@ mod tests {
             Some((ms(90), ms(1_000))),
             Some(1_000)
         ));
+        // before the rate is trusted, the limit still counts
+        assert!(out_of_reach(60, 50, Some((ms(1), ms(1_000))), Some(100)));
         // no bound at all: never
         assert!(!out_of_reach(u32::MAX, 5, None, None));
     }
