@@ -146,7 +146,8 @@ impl Searcher {
         }
         tree.expand_root(&state, &root_ok);
         let reused = tree.root().playouts as u64;
-        // not time the playouts ran in
+        // moving or compacting the kept tree: logged apart, and left out of
+        // the rate the early stop measures
         let setup = t0.elapsed();
 
         // Late in the game passing must be measured, not left to the

@@ -154,6 +154,13 @@ impl Node {
     }
 }
 
+impl Node {
+    /// Where this node's children lie in the arena.
+    fn child_range(&self) -> std::ops::Range<u32> {
+        self.first_child..self.first_child + self.n_children as u32
+    }
+}
+
 #[cfg(test)]
 impl Node {
     /// A root child with `playouts` real playouts at win rate `value`, for
@@ -210,11 +217,7 @@ impl<G: SearchGame> Tree<G> {
     }
 
     fn child_indices(&self, n: u32) -> std::ops::Range<u32> {
-        self.child_indices_of(&self.nodes[n as usize])
-    }
-
-    fn child_indices_of(&self, node: &Node) -> std::ops::Range<u32> {
-        node.first_child..node.first_child + node.n_children as u32
+        self.nodes[n as usize].child_range()
     }
 
     /// The root's children.
@@ -434,33 +437,21 @@ impl<G: SearchGame> Tree<G> {
     /// the root into a fresh arena. After a long ponder that is a million
     /// nodes and tens of milliseconds, so the search on our clock leaves it
     /// to the ponder that follows (see [`Tree::crowded`]).
-    pub fn compact(&mut self) {
-        if self.root != 0 {
-            self.reroot(self.root);
-        }
-    }
-
-    /// Whether what earlier moves left behind fills so much of the node
-    /// budget that a search would soon stop growing the tree: then it is
-    /// worth compacting on our clock too.
-    pub fn crowded(&self) -> bool {
-        self.root != 0 && self.nodes.len() >= self.config.max_nodes / 4 * 3
-    }
-
-    /// Copies the subtree under `n` into a fresh arena with `n` as root.
+    ///
     /// Breadth-first, a block of children at a time, with the fresh arena
     /// as its own queue: node `j`'s children are copied when `j` is reached,
     /// and only then does its `first_child` point into the fresh arena.
-    /// After a long ponder the kept subtree can hold a million nodes, and
-    /// this runs on our clock.
-    fn reroot(&mut self, n: u32) {
+    pub fn compact(&mut self) {
+        if self.root == 0 {
+            return;
+        }
         // room for the old arena's size: what is not written is never
         // touched, and the search that follows need not grow it at once
         let mut fresh: Vec<Node> = Vec::with_capacity(self.nodes.len());
-        fresh.push(self.nodes[n as usize]);
+        fresh.push(self.nodes[self.root as usize]);
         let mut j = 0;
         while j < fresh.len() {
-            let kids = self.child_indices_of(&fresh[j]);
+            let kids = fresh[j].child_range();
             if !kids.is_empty() {
                 fresh[j].first_child = fresh.len() as u32;
                 fresh.extend_from_slice(&self.nodes[kids.start as usize..kids.end as usize]);
@@ -469,6 +460,13 @@ impl<G: SearchGame> Tree<G> {
         }
         self.nodes = fresh;
         self.root = 0;
+    }
+
+    /// Whether what earlier moves left behind fills so much of the node
+    /// budget that a search would soon stop growing the tree: then it is
+    /// worth compacting on our clock too.
+    pub fn crowded(&self) -> bool {
+        self.root != 0 && self.nodes.len() >= self.config.max_nodes / 4 * 3
     }
 }
 
