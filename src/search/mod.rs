@@ -15,6 +15,7 @@ pub mod replies;
 pub mod rng;
 pub mod time;
 pub mod tree;
+pub mod two_libs;
 
 use crate::go::Move;
 use std::time::{Duration, Instant};

@@ -93,6 +93,11 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.policy.reply = percent(v)?
     ),
     param!(
+        "policy.two_libs",
+        "% answering a string left with two liberties near the last move",
+        |c, v| c.policy.two_libs = percent(v)?
+    ),
+    param!(
         "priors.even",
         "visits at 50 % every new child starts with",
         |c, v| c.priors.even = real(v)?
@@ -266,6 +271,7 @@ mod tests {
             "policy.nakade",
             "policy.fill_board",
             "policy.reply",
+            "policy.two_libs",
             "priors.ladder_atari",
             "priors.ladder_escape",
             "priors.ladder_defence",

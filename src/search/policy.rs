@@ -12,6 +12,7 @@ use super::patterns;
 use super::playout::random_move_where;
 use super::replies::Replies;
 use super::rng::Rng;
+use super::two_libs;
 use crate::go::{Board, Cell, Color, Move, Point};
 use arrayvec::ArrayVec;
 use std::cell::RefCell;
@@ -35,6 +36,9 @@ pub struct PolicyConfig {
     /// Chance of playing the last good reply to the previous moves (see
     /// [`super::replies`]) before the shape and nakade heuristics.
     pub reply: u32,
+    /// Chance of answering a string left with two liberties next to the
+    /// last move (see [`super::two_libs`]), after the atari rules.
+    pub two_libs: u32,
 }
 
 impl Default for PolicyConfig {
@@ -47,6 +51,7 @@ impl Default for PolicyConfig {
             fill_board: 0,
             nakade: 0,
             reply: 0,
+            two_libs: 0,
         }
     }
 }
@@ -66,6 +71,13 @@ pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig, replies: Option<
         }
         if rng.chance(cfg.save, 100) {
             saves_near(board, last, &mut cands);
+            if let Some(p) = pick(&cands, rng) {
+                return Move::Play(p);
+            }
+        }
+        // no draw when off, so that turning it on is the only change
+        if cfg.two_libs > 0 && rng.chance(cfg.two_libs, 100) {
+            two_libs::moves_near(board, last, &mut cands);
             if let Some(p) = pick(&cands, rng) {
                 return Move::Play(p);
             }
@@ -517,6 +529,45 @@ mod tests {
                 Move::Play(eye.point(0, 0))
             );
         }
+    }
+
+    #[test]
+    fn a_string_left_with_two_liberties_is_answered_when_the_rule_is_on() {
+        // white's (1, 2) leaves black's edge string two liberties and white's
+        // string beside it has two: black ataris it at (3, 0) or (3, 1), or
+        // ataris the cutting stone at (1, 3)
+        let mut b = board(
+            ". X O . . . .\n\
+             . X O . . . .\n\
+             . . X X . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .\n\
+             . . . . . . .",
+            Color::White,
+        );
+        b.play(Move::Play(b.point(1, 2))).unwrap();
+        let answers = [b.point(3, 0), b.point(3, 1), b.point(1, 3)];
+        let on = PolicyConfig {
+            two_libs: 100,
+            ..PolicyConfig::default()
+        };
+        let mut rng = Rng::new(9);
+        for _ in 0..50 {
+            let Move::Play(p) = choose(&b, &mut rng, &on, None) else {
+                panic!("a pass");
+            };
+            assert!(answers.contains(&p), "{:?}", b.xy(p));
+        }
+        // off, the shape and random rules play elsewhere most of the time
+        let off = PolicyConfig::default();
+        let elsewhere = (0..100)
+            .filter(|_| match choose(&b, &mut rng, &off, None) {
+                Move::Play(p) => !answers.contains(&p),
+                Move::Pass => true,
+            })
+            .count();
+        assert!(elsewhere > 50, "{elsewhere}");
     }
 
     #[test]
