@@ -12,9 +12,8 @@ use super::patterns;
 use super::playout::random_move_where;
 use super::replies::Replies;
 use super::rng::Rng;
-use super::two_libs;
+use super::two_libs::{self, Candidates};
 use crate::go::{Board, Cell, Color, Move, Point};
-use arrayvec::ArrayVec;
 use std::cell::RefCell;
 
 /// Probabilities (in percent) of trying each heuristic, so that playouts
@@ -55,8 +54,6 @@ impl Default for PolicyConfig {
         }
     }
 }
-
-type Candidates = ArrayVec<Point, 16>;
 
 /// The policy's move for the side to move; `replies` are the answers the
 /// search's playouts have learnt so far, if it keeps any.
