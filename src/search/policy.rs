@@ -12,8 +12,9 @@ use super::patterns;
 use super::playout::random_move_where;
 use super::replies::Replies;
 use super::rng::Rng;
-use super::two_libs::{self, Candidates};
+use super::two_libs;
 use crate::go::{Board, Cell, Color, Move, Point};
+use arrayvec::ArrayVec;
 use std::cell::RefCell;
 
 /// Probabilities (in percent) of trying each heuristic, so that playouts
@@ -138,6 +139,43 @@ fn good_reply(board: &Board, replies: &Replies) -> Option<Point> {
     })
 }
 
+/// Candidate moves of one heuristic, at most this many (the rest are
+/// dropped).
+pub type Candidates = ArrayVec<Point, 16>;
+
+/// Adds `p` unless it is there already or the list is full.
+pub(super) fn add(out: &mut Candidates, p: Point) {
+    if !out.is_full() && !out.contains(&p) {
+        out.push(p);
+    }
+}
+
+/// Adds the move of `c` that captures the string at `s`, which is in
+/// atari, if it is legal.
+pub(super) fn add_capture(board: &Board, c: Color, s: Point, out: &mut Candidates) {
+    if let Some(lib) = board.atari_liberty(s) {
+        if board.is_legal(c, lib) {
+            add(out, lib);
+        }
+    }
+}
+
+/// Strings larger than this are not walked for enemy neighbours: a
+/// playout move should stay cheap, and such strings rarely fight that way.
+const MAX_WALK: usize = 24;
+
+/// The enemy stones next to the string at `s` (a string touching one
+/// several times is named as often), or none if the string has more than
+/// [`MAX_WALK`] stones.
+pub(super) fn enemy_stones_next_to(board: &Board, s: Point) -> impl Iterator<Item = Point> + '_ {
+    let opp = board.at(s).color().expect("a stone").opp().stone();
+    let walk = (board.string_size(s) <= MAX_WALK).then(|| board.stones(s));
+    walk.into_iter()
+        .flatten()
+        .flat_map(move |st| board.neighbors(st))
+        .filter(move |&n| board.at(n) == opp)
+}
+
 fn pick(cands: &Candidates, rng: &mut Rng) -> Option<Point> {
     (!cands.is_empty()).then(|| cands[rng.below(cands.len())])
 }
@@ -174,11 +212,7 @@ fn captures_near(board: &Board, last: Point, out: &mut Candidates) {
     let c = board.to_move();
     let points = around(board, last);
     for q in marked(points, in_atari(board, &points, c.opp().stone())) {
-        if let Some(lib) = board.atari_liberty(q) {
-            if !out.contains(&lib) && board.is_legal(c, lib) {
-                out.push(lib);
-            }
-        }
+        add_capture(board, c, q, out);
     }
 }
 
@@ -194,19 +228,10 @@ fn saves_near(board: &Board, last: Point, out: &mut Candidates) {
 /// Ways to save the own string through `s`, which is in atari.
 pub fn save_string(board: &Board, s: Point, out: &mut Candidates) {
     let c = board.at(s).color().expect("a stone");
-    let opp = c.opp().stone();
     // capture a neighbouring string in atari
-    if board.string_size(s) <= 24 {
-        for st in board.stones(s) {
-            for n in board.neighbors(st) {
-                if board.at(n) == opp && board.liberty_count(n) == 1 {
-                    if let Some(lib) = board.atari_liberty(n) {
-                        if !out.is_full() && !out.contains(&lib) && board.is_legal(c, lib) {
-                            out.push(lib);
-                        }
-                    }
-                }
-            }
+    for n in enemy_stones_next_to(board, s) {
+        if board.liberty_count(n) == 1 {
+            add_capture(board, c, n, out);
         }
     }
     // extend, unless that only runs into a ladder

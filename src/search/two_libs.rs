@@ -10,15 +10,9 @@
 //!   string next to it that has two liberties as well (a capturing race:
 //!   the side that ataris first wins it).
 
+use super::policy::{add, add_capture, enemy_stones_next_to, Candidates};
 use crate::go::{Board, Color, Point};
 use arrayvec::ArrayVec;
-
-/// Candidate moves, at most this many (the rest are dropped).
-pub type Candidates = ArrayVec<Point, 16>;
-
-/// Strings larger than this are not walked for enemy neighbours: a
-/// playout move should stay cheap, and such strings rarely race.
-const MAX_WALK: usize = 24;
 
 /// The moves for the side to move against or for the strings with two
 /// liberties at `last` and next to it, each string looked at once.
@@ -56,7 +50,7 @@ fn attack(board: &Board, c: Color, s: Point, out: &mut Candidates) {
             && board.keeps_two_liberties(c, a)
             && board.liberties_after(owner, b, 4) <= 3
         {
-            push(out, a);
+            add(out, a);
         }
     }
 }
@@ -65,42 +59,21 @@ fn attack(board: &Board, c: Color, s: Point, out: &mut Candidates) {
 fn defend(board: &Board, c: Color, s: Point, out: &mut Candidates) {
     for l in board.liberties::<2>(s) {
         if board.is_legal(c, l) && board.liberties_after(c, l, 3) >= 3 {
-            push(out, l);
+            add(out, l);
         }
     }
-    if board.string_size(s) > MAX_WALK {
-        return;
-    }
-    let opp = c.opp().stone();
     let mut seen: ArrayVec<Point, 8> = ArrayVec::new();
-    for st in board.stones(s) {
-        for n in board.neighbors(st) {
-            if board.at(n) != opp {
-                continue;
-            }
-            let id = board.string_id(n);
-            if seen.contains(&id) || seen.is_full() {
-                continue;
-            }
-            seen.push(id);
-            match board.liberty_count(n) {
-                1 => {
-                    if let Some(lib) = board.atari_liberty(n) {
-                        if board.is_legal(c, lib) {
-                            push(out, lib);
-                        }
-                    }
-                }
-                2 => attack(board, c, n, out),
-                _ => {}
-            }
+    for n in enemy_stones_next_to(board, s) {
+        let id = board.string_id(n);
+        if seen.contains(&id) || seen.is_full() {
+            continue;
         }
-    }
-}
-
-fn push(out: &mut Candidates, p: Point) {
-    if !out.is_full() && !out.contains(&p) {
-        out.push(p);
+        seen.push(id);
+        match board.liberty_count(n) {
+            1 => add_capture(board, c, n, out),
+            2 => attack(board, c, n, out),
+            _ => {}
+        }
     }
 }
 
