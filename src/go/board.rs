@@ -64,23 +64,29 @@ impl fmt::Display for Illegal {
     }
 }
 
-/// Up to four distinct strings around a point, named by their heads, in a
-/// fixed array whose unused slots hold 0, which no real point is: membership
-/// compares every slot without a branch.
+/// Up to four distinct strings around a point, named by their heads, packed
+/// 16 bits a slot into one word (slot k in bits 16k..16k+16). Unused slots
+/// hold 0, which no real point is, so membership tests every slot at once.
+/// One word stays in a register: as a small array written slot by slot and
+/// then read whole, it stalled store forwarding on every move.
 #[derive(Clone, Copy)]
 struct Heads {
-    h: [u16; 4],
-    n: usize,
+    bits: u64,
+    n: u32,
 }
 
 impl Heads {
+    const LANES: u64 = 0x0001_0001_0001_0001;
+
     #[inline]
     fn new() -> Heads {
-        Heads { h: [0; 4], n: 0 }
+        Heads { bits: 0, n: 0 }
     }
+    /// Whether a slot holds `x` (a zero-lane test on the word xor `x`).
     #[inline(always)]
     fn contains(&self, x: u16) -> bool {
-        self.h.iter().fold(false, |any, &h| any | (h == x))
+        let v = self.bits ^ (x as u64).wrapping_mul(Self::LANES);
+        v.wrapping_sub(Self::LANES) & !v & (Self::LANES << 15) != 0
     }
     /// Adds `h`; true if it was not there yet.
     #[inline]
@@ -93,12 +99,16 @@ impl Heads {
     /// Appends `h` when `yes`, without a branch; unused slots stay 0.
     #[inline(always)]
     fn push_if(&mut self, h: u16, yes: bool) {
-        self.h[self.n & 3] |= h & (yes as u16).wrapping_neg();
-        self.n += yes as usize;
+        self.bits |= ((h as u64) << (16 * (self.n & 3))) & (yes as u64).wrapping_neg();
+        self.n += yes as u32;
+    }
+    #[inline(always)]
+    fn get(&self, k: u32) -> u16 {
+        (self.bits >> (16 * (k & 3))) as u16
     }
     #[inline]
-    fn as_slice(&self) -> &[u16] {
-        &self.h[..self.n]
+    fn iter(self) -> impl Iterator<Item = u16> {
+        (0..self.n).map(move |k| self.get(k))
     }
 }
 
@@ -665,7 +675,7 @@ impl Board {
         for n in self.neighbors(p) {
             add(n, &mut found);
         }
-        for &h in friends.as_slice() {
+        for h in friends.iter() {
             for s in self.stones(Point(h)) {
                 if found.len() >= limit {
                     return limit;
@@ -700,7 +710,7 @@ impl Board {
             .map(|n| (self.cells[n.idx()] == Cell::Empty, n.0));
         let empties = self.nbr_count(p, Cell::Empty);
         let (mut total, mut most, mut bringing) = (0, 0, 0);
-        for &h in friends.as_slice() {
+        for h in friends.iter() {
             let known = empty
                 .iter()
                 .filter(|&&(e, n)| e && self.touches(n, h))
@@ -776,7 +786,7 @@ impl Board {
         self.ko = NONE;
         let mut captured = 0;
         let mut ko = NONE;
-        for &h in enemies.as_slice() {
+        for h in enemies.iter() {
             if self.libs[ix(h)] == 0 {
                 ko = h;
                 captured += self.remove_string(Point(h));
@@ -784,8 +794,8 @@ impl Board {
         }
         match friends.n {
             0 => {}
-            1 => self.join_single(p, friends.h[0]),
-            _ => self.join_many(p, friends.as_slice()),
+            1 => self.join_single(p, friends.get(0)),
+            _ => self.join_many(p, friends),
         }
         if captured > 0 {
             let h = self.head[p.idx()] as usize;
@@ -877,8 +887,8 @@ impl Board {
     /// Merges `p` and the strings `heads` into the largest. Only the smaller
     /// strings are walked: their liberties that the largest string lacks are
     /// added to its count, so merging costs the size of what is merged in.
-    fn join_many(&mut self, p: Point, heads: &[u16]) {
-        let big = *heads.iter().max_by_key(|&&h| self.size[ix(h)]).unwrap();
+    fn join_many(&mut self, p: Point, heads: Heads) {
+        let big = heads.iter().max_by_key(|&h| self.size[ix(h)]).unwrap();
         // a point counts once: the set needs no test of what it holds, since
         // stones and liberties of `big` are never counted anyway
         let mut seen = PointSet::new();
@@ -890,7 +900,7 @@ impl Board {
             }
         };
         count(self, p.0);
-        for &h in heads {
+        for h in heads.iter() {
             // p was taken from the counts already: 0 means nothing to add
             if h == big || self.libs[ix(h)] == 0 {
                 continue;
@@ -909,7 +919,7 @@ impl Board {
         self.next[pi] = self.next[bi];
         self.next[bi] = p.0;
         self.size[bi] += 1;
-        for &h in heads {
+        for h in heads.iter() {
             if h == big {
                 continue;
             }
@@ -1106,8 +1116,8 @@ impl Board {
         let (friends, _) = self.put_stone(c, p);
         match friends.n {
             0 => {}
-            1 => self.join_single(p, friends.h[0]),
-            _ => self.join_many(p, friends.as_slice()),
+            1 => self.join_single(p, friends.get(0)),
+            _ => self.join_many(p, friends),
         }
     }
 
@@ -1226,5 +1236,37 @@ impl fmt::Debug for Board {
             self.ko_point(),
             self
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Heads;
+
+    /// The packed set against a plain list, over every order of inserting
+    /// up to four of a few heads chosen to share bits and lanes.
+    #[test]
+    fn heads_behave_as_a_set() {
+        let pool = [1u16, 2, 3, 0x100, 0x101, 0x3FF, 0x2FF];
+        for a in pool {
+            for b in pool {
+                for c in pool {
+                    for d in pool {
+                        let mut heads = Heads::new();
+                        let mut list: Vec<u16> = Vec::new();
+                        for h in [a, b, c, d] {
+                            assert_eq!(heads.insert(h), !list.contains(&h));
+                            if !list.contains(&h) {
+                                list.push(h);
+                            }
+                        }
+                        assert_eq!(heads.iter().collect::<Vec<_>>(), list);
+                        for x in pool {
+                            assert_eq!(heads.contains(x), list.contains(&x), "{x} in {list:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
