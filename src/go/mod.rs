@@ -1,6 +1,7 @@
 //! The rules of Go and nothing else: stones, strings, liberties, captures,
 //! legality (suicide, ko, positional superko), Tromp-Taylor area scoring,
-//! coordinates and the arena's field format. No search, no I/O.
+//! coordinates, the arena's field format and SGF game records. No search,
+//! no I/O.
 
 mod board;
 mod color;
@@ -8,6 +9,7 @@ pub mod coord;
 pub mod field;
 mod game;
 pub mod score;
+pub mod sgf;
 mod zobrist;
 
 pub use board::{Board, Illegal, Point, PointSet, MAX_POINTS, MAX_SIZE};

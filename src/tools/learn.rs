@@ -5,6 +5,7 @@
 //! competition among all the legal moves of its position.
 
 use super::{no_more_args, parse_flag, take_flag, ToolError};
+use crate::go::sgf::{read_sgf, Record};
 use crate::go::{Board, Color, Point};
 use crate::search::features::{canonical, features, Features, GROUPS};
 use fxhash::FxHashMap;
@@ -108,106 +109,6 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
             Ok(summary)
         }
     }
-}
-
-/// A game record's size, players and moves.
-pub struct Record {
-    pub size: usize,
-    pub black: String,
-    pub white: String,
-    pub moves: Vec<(Color, Option<(usize, usize)>)>,
-}
-
-/// Reads the main line of an SGF game: SZ, PB, PW and the B/W moves.
-/// Setup stones (AB, AW, AE) are refused: replaying the moves alone would
-/// give another position.
-pub fn read_sgf(text: &str) -> Result<Record, String> {
-    let mut rec = Record {
-        size: 19,
-        black: String::new(),
-        white: String::new(),
-        moves: Vec::new(),
-    };
-    let body = text.trim_start();
-    if !body.starts_with("(;") {
-        return Err("not an SGF game: it does not start with \"(;\"".into());
-    }
-    let chars: Vec<char> = body.chars().collect();
-    let (mut i, mut depth, mut ident) = (0, 0, String::new());
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '(' => {
-                depth += 1;
-                // a variation after the main line: the main line is done
-                if depth > 1 {
-                    break;
-                }
-            }
-            ')' => break,
-            ';' => ident.clear(),
-            '[' => {
-                let mut value = String::new();
-                i += 1;
-                while i < chars.len() && chars[i] != ']' {
-                    if chars[i] == '\\' && i + 1 < chars.len() {
-                        i += 1;
-                    }
-                    value.push(chars[i]);
-                    i += 1;
-                }
-                if i == chars.len() {
-                    return Err("a property value is not closed with ']'".into());
-                }
-                property(&mut rec, &ident, &value)?;
-            }
-            c if c.is_ascii_uppercase() => {
-                // a new identifier, unless this continues the one before a
-                // run of values
-                if i == 0 || !chars[i - 1].is_ascii_uppercase() {
-                    ident.clear();
-                }
-                ident.push(c);
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    Ok(rec)
-}
-
-fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
-    match ident {
-        "SZ" => {
-            rec.size = value
-                .trim()
-                .parse()
-                .ok()
-                .filter(|n| (1..=crate::go::MAX_SIZE).contains(n))
-                .ok_or_else(|| format!("SZ[{value}]: not a supported square size"))?;
-        }
-        "PB" => rec.black = value.to_string(),
-        "PW" => rec.white = value.to_string(),
-        "AB" | "AW" | "AE" => return Err(format!("{ident}: setup stones are not supported")),
-        "B" | "W" => {
-            let color = if ident == "B" {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let point = match value.as_bytes() {
-                [] => None,
-                [x, y] if rec.size <= 19 && (x, y) == (&b't', &b't') => None,
-                [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
-                    Some(((x - b'a') as usize, (y - b'a') as usize))
-                }
-                _ => return Err(format!("{ident}[{value}]: not a move")),
-            };
-            rec.moves.push((color, point));
-        }
-        _ => {}
-    }
-    Ok(())
 }
 
 /// Replays `rec` and describes the position before each move of `player`
@@ -430,30 +331,6 @@ fn table(
 mod tests {
     use super::*;
     use crate::go::Move;
-
-    #[test]
-    fn sgf_main_line_moves_and_players_are_read() {
-        let r =
-            read_sgf("(;GM[1]SZ[9]PB[a]PW[b\\]c]C[x;y(z)];B[cc]C[1];W[]\n;B[tt](;W[aa])(;W[bb]))")
-                .unwrap();
-        assert_eq!(
-            (r.size, r.black.as_str(), r.white.as_str()),
-            (9, "a", "b]c")
-        );
-        assert_eq!(
-            r.moves,
-            vec![
-                (Color::Black, Some((2, 2))),
-                (Color::White, None),
-                (Color::Black, None),
-            ]
-        );
-        assert!(read_sgf("GM[1]").is_err());
-        assert!(read_sgf("(;SZ[9];B[cc").is_err());
-        assert!(read_sgf("(;SZ[9]AB[cc];B[dd])").is_err());
-        assert!(read_sgf("(;SZ[99])").is_err());
-        assert!(read_sgf("(;B[c])").is_err());
-    }
 
     #[test]
     fn the_fit_learns_that_the_played_feature_wins() {
