@@ -512,6 +512,85 @@ fn a_match_alternates_colours_and_sums_up() {
     assert_eq!(again.status.code(), Some(2));
 }
 
+/// `--from`: games begin with the first moves of an earlier match's games,
+/// each start played twice with the colours swapped; the bots are asked
+/// from the move after them on, and the records say where they came from.
+#[test]
+fn games_begin_from_recorded_positions() {
+    let _serial = serial();
+    let dir = scratch("from");
+    let walk = bot("--walk");
+    games(
+        &dir,
+        &opts("--size 5 --max-rounds 9 --games 1", &[&walk, &walk]),
+    );
+    let source = dir.join("out/game-0001.sgf");
+    let recorded = tengen::go::sgf::read_sgf(&read(&source)).unwrap().moves;
+    assert!(recorded.len() > 4, "{recorded:?}");
+
+    let second = dir.join("second");
+    let log = dir.join("a.log");
+    let a = bot(&format!("--walk --log '{}'", log.display()));
+    let from = dir.join("out");
+    let out = Command::new(TENGEN)
+        .args(["arena", "--size", "5", "--max-rounds", "9", "--games", "2"])
+        .args(["--from", from.to_str().unwrap(), "--from-move", "4"])
+        .args(["--out", second.to_str().unwrap(), &a, &walk])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = read(second.join("games.jsonl"));
+    let mut g: Vec<&str> = lines.lines().collect();
+    g.sort_by_key(|l| field(l, "game").parse::<u32>().unwrap());
+    assert_eq!(g.len(), 2);
+    for (i, line) in g.iter().enumerate() {
+        assert_eq!(field(line, "start"), source.display().to_string());
+        assert_eq!(field(line, "black_player"), ["A", "B"][i]);
+        let sgf = read(second.join(format!("game-{:04}.sgf", i + 1)));
+        let moves = tengen::go::sgf::read_sgf(&sgf).unwrap().moves;
+        assert_eq!(moves[..4], recorded[..4], "game {}", i + 1);
+        assert!(moves.len() > 4, "nothing played after the start: {sgf}");
+        let note = format!("C[0 ms; moves 1-4 replayed from {}]", source.display());
+        assert!(sgf.contains(&note), "{sgf}");
+    }
+    // A's first request is the fifth move (as black: round 3, four stones
+    // on the field), never an earlier one
+    let seen = read(&log);
+    assert!(!seen.contains("update game move 1\n"));
+    let first = seen.find("update game move ").map(|i| &seen[i..i + 19]);
+    assert_eq!(first, Some("update game move 5\n"), "{seen}");
+    assert!(seen.contains("update game round 3"), "{seen}");
+
+    // a start past every game, or half the option, fails clearly
+    for (args, code, needle) in [
+        (
+            vec!["--from-move", "400", "--max-rounds", "250"],
+            1,
+            "goes on past move 400",
+        ),
+        (
+            vec!["--from-move", "4", "--max-rounds", "2"],
+            2,
+            "past the round limit",
+        ),
+        (vec![], 2, "--from and --from-move go together"),
+    ] {
+        let out = Command::new(TENGEN)
+            .args(["arena", "--size", "5", "--from", from.to_str().unwrap()])
+            .args(args.iter().copied())
+            .args(["--out", dir.join("bad").to_str().unwrap(), &a, &walk])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn no_legal_move_ends_the_game() {
     let _serial = serial();
@@ -559,6 +638,8 @@ fn bad_arguments_fail_clearly() {
         "--komi",
         "--max-rounds",
         "--stop-after",
+        "--from",
+        "--from-move",
         "--dialect",
         "--bank",
         "--per-move",

@@ -2,6 +2,7 @@
 
 use super::referee::GameConfig;
 use super::spec::PlayerSpec;
+use super::start::{self, Start};
 use super::time;
 use crate::go::field::Dialect;
 use crate::go::MAX_SIZE;
@@ -58,6 +59,13 @@ Game:
                      the opening (score the cut positions with
                      tools/trajectory.py). A cut game has no result: it is
                      left out of the wins and the score
+  --from DIR         begin each game from a recorded position: the first
+  --from-move K      K moves of a game of an earlier match in DIR (its
+                     game-*.sgf in order, those that went on past move K),
+                     replayed; games 2j and 2j+1 share one, colours
+                     swapped, so each position is played from both sides.
+                     The moves count toward the round limit; both banks
+                     start full. A screen of the late game
   --dialect D        theaigames (default): player1/player2, ids 1 and 2,
                      field 0/1/2, `update game move M` sent (M: number
                      of the move to be played, from 1); or riddles:
@@ -106,6 +114,8 @@ pub struct Config {
     pub seed: u64,
     pub out: PathBuf,
     pub game: GameConfig,
+    /// Recorded openings the games begin from (`--from`); empty: none.
+    pub starts: Vec<Start>,
 }
 
 fn on_off(args: &mut Vec<String>, name: &str) -> Result<Option<bool>, ToolError> {
@@ -170,6 +180,21 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
     let stop_after = match parse_flag(&mut args, "--stop-after")? {
         None => None,
         Some(r) => Some(at_least("--stop-after", r, 2)?),
+    };
+    let from = take_flag(&mut args, "--from")?;
+    let from_move: Option<usize> = parse_flag(&mut args, "--from-move")?;
+    let starts = match (from, from_move) {
+        (None, None) => Vec::new(),
+        (Some(dir), Some(k)) => {
+            let k = at_least("--from-move", k, 1)?;
+            if k / 2 + 1 >= max_rounds as usize {
+                return Err(ToolError::usage(format!(
+                    "--from-move {k} is past the round limit ({max_rounds})"
+                )));
+            }
+            start::load(std::path::Path::new(&dir), k, size).map_err(ToolError::input)?
+        }
+        _ => return Err(ToolError::usage("--from and --from-move go together")),
     };
     let bank_ms = at_least(
         "--bank",
@@ -262,6 +287,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
             max_timeouts,
             hang_ms,
         },
+        starts,
     }))
 }
 

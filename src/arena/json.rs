@@ -83,6 +83,7 @@ pub fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2]) 
         ("reason", string(rec.reason.key())),
         ("detail", string(&rec.detail)),
         ("moves", rec.moves.len().to_string()),
+        ("start", opt_str(rec.start.as_deref())),
         ("rounds", rec.moves.len().div_ceil(2).to_string()),
         ("area", area),
         ("size", cfg.size.to_string()),

@@ -7,7 +7,8 @@
 //! - `bot`: players as the referee sees them, the arena-protocol bot;
 //!   `gtp_player`: the GTP adapter; `process`: a bot process and its I/O.
 //! - `sgf`, `json`, `stats`: the outputs; `spec`: player command lines;
-//!   `sys`: Ctrl-C and process-group kills; `time`: UTC dates.
+//!   `sys`: Ctrl-C and process-group kills; `time`: UTC dates; `start`:
+//!   games begun from the positions of an earlier match.
 
 mod bot;
 mod cli;
@@ -19,6 +20,7 @@ mod referee;
 mod rules;
 mod sgf;
 mod spec;
+mod start;
 mod stats;
 mod sys;
 mod time;

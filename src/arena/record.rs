@@ -109,6 +109,8 @@ pub struct GameRecord {
     /// Names of black and white.
     pub names: [String; 2],
     pub moves: Vec<MoveRec>,
+    /// The record its first moves were replayed from (`--from`).
+    pub start: Option<String>,
     pub reason: Reason,
     /// What happened, in words (the fault, for a forfeit).
     pub detail: String,

@@ -7,6 +7,7 @@ use super::bot::{self, Bot, Reply, Seat, Turn};
 use super::record::{GameRecord, MoveRec, Reason, SideStats};
 use super::rules::{self, Verdict};
 use super::spec::PlayerSpec;
+use super::start::Start;
 use super::sys::Stop;
 use crate::go::field::Dialect;
 use crate::go::{Color, Game, Move};
@@ -46,6 +47,8 @@ pub struct GameJob<'a> {
     pub black: usize,
     pub players: &'a [PlayerSpec; 2],
     pub out: &'a Path,
+    /// The recorded moves the game begins with (`--from`).
+    pub start: Option<&'a Start>,
 }
 
 /// The stderr log of a player in a game, inside the output folder.
@@ -54,8 +57,31 @@ pub fn log_name(index: usize, label: char) -> String {
 }
 
 /// Plays one game. `Ok(None)`: the match stopped before it ended. `Err`: a
-/// player could not be started at all (the match cannot go on).
+/// player could not be started at all, or the start's moves do not replay
+/// (the match cannot go on).
 pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameRecord>, String> {
+    let mut game = Game::new(cfg.size, cfg.size, cfg.komi);
+    let mut moves = Vec::new();
+    if let Some(start) = job.start {
+        // checked when the match began: the moves replay
+        start.replay(&mut game)?;
+        for (k, &(color, xy)) in start.moves.iter().enumerate() {
+            let note = match k {
+                0 => format!(
+                    "moves 1-{} replayed from {}",
+                    start.moves.len(),
+                    start.source
+                ),
+                _ => "replayed".to_string(),
+            };
+            moves.push(MoveRec {
+                color,
+                xy,
+                ms: 0,
+                note,
+            });
+        }
+    }
     let seats = [job.black, 1 - job.black];
     let specs = seats.map(|s| &job.players[s]);
     let mut bots: Vec<Box<dyn Bot>> = Vec::new();
@@ -82,10 +108,10 @@ pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameR
         cfg,
         specs,
         bots,
-        game: Game::new(cfg.size, cfg.size, cfg.komi),
+        game,
         bank: [cfg.bank_ms; 2],
         sides: Default::default(),
-        moves: Vec::new(),
+        moves,
         stop: stop.clone(),
     };
     let end = referee.run();
@@ -339,6 +365,7 @@ impl Referee<'_> {
             seats,
             names: self.specs.map(|s| s.name.clone()),
             moves: self.moves.clone(),
+            start: job.start.map(|s| s.source.clone()),
             reason,
             detail,
             winner,

@@ -223,6 +223,7 @@ mod tests {
             seats: [0, 1],
             names: ["a".into(), "b".into()],
             moves: Vec::new(),
+            start: None,
             reason,
             detail: String::new(),
             winner: Some(if black_wins {

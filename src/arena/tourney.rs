@@ -5,6 +5,7 @@
 use super::cli::Config;
 use super::record::GameRecord;
 use super::referee::{self, GameJob};
+use super::start::Start;
 use super::stats::Summary;
 use super::sys::{self, Stop};
 use super::{json, sgf, time};
@@ -64,6 +65,7 @@ pub fn run(cfg: &Config) -> Result<(), ToolError> {
                     index: i,
                     seed: game_seed(cfg.seed, i),
                     black: i % 2,
+                    start: Start::for_game(&cfg.starts, i),
                     players: &cfg.players,
                     out,
                 };

@@ -1,0 +1,98 @@
+//! Games that begin from recorded positions (`--from DIR --from-move K`):
+//! the first K moves of the games of an earlier match, replayed, so that
+//! the play after them can be measured alone. Games 2j and 2j+1 of a match
+//! share a start with the colours swapped, so each position is played from
+//! both sides and its own lean cancels out.
+
+use crate::go::sgf::read_sgf;
+use crate::go::{Color, Game, Move};
+use std::path::Path;
+
+/// The moves a game begins with, and where they come from.
+#[derive(Clone, Debug)]
+pub struct Start {
+    /// The record they were taken from, e.g. `m/game-0003.sgf`.
+    pub source: String,
+    /// Each move's colour, and its column and row (`None`: a pass).
+    pub moves: Vec<(Color, Option<(usize, usize)>)>,
+}
+
+impl Start {
+    /// The start game `index` of a match uses.
+    pub fn for_game(starts: &[Start], index: usize) -> Option<&Start> {
+        (!starts.is_empty()).then(|| &starts[(index / 2) % starts.len()])
+    }
+
+    /// Plays the moves on `game` (a new game); an error names the first
+    /// move the rules refuse.
+    pub fn replay(&self, game: &mut Game) -> Result<(), String> {
+        for (i, &(color, xy)) in self.moves.iter().enumerate() {
+            let n = i + 1;
+            if color != game.to_move() {
+                return Err(format!(
+                    "move {n} is {color}'s, but {} is to move",
+                    game.to_move()
+                ));
+            }
+            let size = (game.board().width(), game.board().height());
+            let mv = match xy {
+                None => Move::Pass,
+                Some((x, y)) if x < size.0 && y < size.1 => Move::Play(game.board().point(x, y)),
+                Some((x, y)) => return Err(format!("move {n} ({x}, {y}) is off the board")),
+            };
+            game.play(mv).map_err(|e| format!("move {n}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// The first `k` moves of each game recorded in `dir` (its `game-*.sgf`, in
+/// name order) that went on past them, checked by replaying them on a
+/// `size` board. Games that ended by move `k` are skipped; none left, an
+/// unreadable record or a move the rules refuse is an error.
+pub fn load(dir: &Path, k: usize, size: usize) -> Result<Vec<Start>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("--from {}: {e}", dir.display()))?;
+    let mut files: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("game-") && n.ends_with(".sgf"))
+        })
+        .collect();
+    files.sort();
+    let mut starts = Vec::new();
+    for path in &files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+        let rec = read_sgf(&text).map_err(|e| format!("{name}: {e}"))?;
+        if rec.size != size {
+            return Err(format!(
+                "{name}: a {0}x{0} game, the match is {size}x{size}",
+                rec.size
+            ));
+        }
+        if rec.moves.len() <= k {
+            continue; // over by then: nothing to play from it
+        }
+        let start = Start {
+            source: name.clone(),
+            moves: rec.moves[..k].to_vec(),
+        };
+        let mut game = Game::new(size, size, 7.5);
+        start
+            .replay(&mut game)
+            .map_err(|e| format!("{name}: {e}"))?;
+        if game.passes() >= 2 {
+            continue;
+        }
+        starts.push(start);
+    }
+    if starts.is_empty() {
+        return Err(format!(
+            "--from {}: no game-*.sgf there goes on past move {k}",
+            dir.display()
+        ));
+    }
+    Ok(starts)
+}
