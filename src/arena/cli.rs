@@ -114,7 +114,7 @@ pub struct Config {
     pub seed: u64,
     pub out: PathBuf,
     pub game: GameConfig,
-    /// Recorded openings the games begin from (`--from`); empty: none.
+    /// Recorded moves the games begin from (`--from`); empty: none.
     pub starts: Vec<Start>,
 }
 

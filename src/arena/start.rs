@@ -79,7 +79,7 @@ pub fn load(dir: &Path, k: usize, size: usize) -> Result<Vec<Start>, String> {
             source: name.clone(),
             moves: rec.moves[..k].to_vec(),
         };
-        let mut game = Game::new(size, size, 7.5);
+        let mut game = Game::new(size, size, 0.0); // komi: no part in legality
         start
             .replay(&mut game)
             .map_err(|e| format!("{name}: {e}"))?;
