@@ -347,6 +347,13 @@ fn capturing_atari_in(boards: &mut [Board], s: Point, budget: &mut u32) -> Optio
         if !b.is_legal(attacker, atari) || b.liberties_after(attacker, atari, 2) < 2 {
             continue; // the atari stone itself would be captured at once
         }
+        // The atari takes one liberty from the string the defender makes
+        // by running (captures only add some): four now leave it three,
+        // an escape, without copying a board to see it.
+        let run = if libs[0] == atari { libs[1] } else { libs[0] };
+        if b.liberties_after(defender, run, 4) >= 4 {
+            continue;
+        }
         let b2 = &mut rest[0];
         b2.copy_from(b);
         b2.play_legal(attacker, atari);
