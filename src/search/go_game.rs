@@ -117,6 +117,9 @@ pub struct GoState {
     pub priors: PriorConfig,
     /// Weight of the score margin next to the win/loss result.
     pub score_weight: f32,
+    /// The margin, in points, at which the score term is full (0: the
+    /// board's area).
+    pub score_scale: f32,
     /// The answers the playouts learn (when the policy plays them), made
     /// at the first playout that needs them.
     pub replies: Option<Box<Replies>>,
@@ -143,13 +146,15 @@ impl Clone for GoState {
             policy,
             priors,
             score_weight,
+            score_scale,
             // kept: what the playouts learnt goes on from one simulation to
             // the next, which is the point of it
             replies: _,
         } = src;
         self.board.copy_from(board);
         (self.komi, self.moves_left, self.passes) = (*komi, *moves_left, *passes);
-        (self.policy, self.priors, self.score_weight) = (*policy, *priors, *score_weight);
+        (self.policy, self.priors) = (*policy, *priors);
+        (self.score_weight, self.score_scale) = (*score_weight, *score_scale);
     }
 }
 
@@ -166,8 +171,11 @@ impl GoState {
             0.5
         };
         if self.score_weight > 0.0 {
-            let area = self.board.area() as f32;
-            let s = (margin / area).clamp(-1.0, 1.0) * 0.5 + 0.5;
+            let full = match self.score_scale {
+                x if x > 0.0 => x,
+                _ => self.board.area() as f32,
+            };
+            let s = (margin / full).clamp(-1.0, 1.0) * 0.5 + 0.5;
             (1.0 - self.score_weight) * win + self.score_weight * s
         } else {
             win
@@ -516,8 +524,41 @@ mod tests {
             policy: PolicyConfig::default(),
             priors,
             score_weight: 0.0,
+            score_scale: 0.0,
             replies: None,
         }
+    }
+
+    /// The score term: linear in the margin up to `score_scale` points (the
+    /// board's area when 0), then full; the win/loss part unchanged.
+    #[test]
+    fn the_score_term_saturates_at_its_scale() {
+        // 5x5: black owns three columns (15 points), white two (10)
+        let b = Board::from_ascii(
+            ". . X O .
+             . . X O .
+             . . X O .
+             . . X O .
+             . . X O .",
+        )
+        .unwrap();
+        let mut s = state(b, PriorConfig::default());
+        s.komi = 0.5; // black wins by 4.5
+        assert_eq!(s.result(), 1.0);
+        s.score_weight = 0.5;
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-6;
+        // over the area (25): 0.5 + 0.5 * (0.5 + 0.5 * 4.5 / 25)
+        assert!(
+            close(s.result(), 0.5 + 0.5 * (0.5 + 0.5 * 4.5 / 25.0)),
+            "{}",
+            s.result()
+        );
+        s.score_scale = 9.0;
+        assert!(close(s.result(), 0.5 + 0.5 * 0.75), "{}", s.result());
+        s.score_scale = 3.0; // past the scale: the whole term
+        assert!(close(s.result(), 1.0), "{}", s.result());
+        s.komi = 10.5; // white wins by 5.5: the term saturates the other way
+        assert!(close(s.result(), 0.0), "{}", s.result());
     }
 
     #[test]

@@ -205,6 +205,11 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.score_weight = real(v)?
     ),
     param!(
+        "score_scale",
+        "margin in points that earns the whole score term (0: the board's area)",
+        |c, v| c.score_scale = real(v)?
+    ),
+    param!(
         "reuse",
         "keep the tree between moves (true/false)",
         |c, v| c.reuse = v.parse().ok()?

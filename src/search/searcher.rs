@@ -24,6 +24,9 @@ pub struct Config {
     pub priors: PriorConfig,
     /// Weight of the score margin in playout results (0 = win/loss only).
     pub score_weight: f32,
+    /// The margin, in points, that earns the whole score term (0: the
+    /// board's area, so the term grows slowly and never saturates).
+    pub score_scale: f32,
     /// Keep the tree between moves.
     pub reuse: bool,
     /// At most this many playouts a move, however much time the clock
@@ -41,6 +44,7 @@ impl Default for Config {
             policy: PolicyConfig::default(),
             priors: PriorConfig::default(),
             score_weight: 0.02,
+            score_scale: 0.0,
             reuse: true,
             playouts: None,
             ponder: true,
@@ -88,6 +92,7 @@ impl Searcher {
             policy: self.config.policy,
             priors: self.config.priors,
             score_weight: self.config.score_weight,
+            score_scale: self.config.score_scale,
             replies: None,
         }
     }
