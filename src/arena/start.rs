@@ -34,11 +34,12 @@ impl Start {
                     game.to_move()
                 ));
             }
-            let size = (game.board().width(), game.board().height());
             let mv = match xy {
                 None => Move::Pass,
-                Some((x, y)) if x < size.0 && y < size.1 => Move::Play(game.board().point(x, y)),
-                Some((x, y)) => return Err(format!("move {n} ({x}, {y}) is off the board")),
+                Some((x, y)) => match game.board().try_point(x as i64, y as i64) {
+                    Some(p) => Move::Play(p),
+                    None => return Err(format!("move {n} ({x}, {y}) is off the board")),
+                },
             };
             game.play(mv).map_err(|e| format!("move {n}: {e}"))?;
         }

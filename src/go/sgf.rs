@@ -96,6 +96,18 @@ fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
                 }
                 _ => return Err(format!("{ident}[{value}]: not a move")),
             };
+            // a move off the game's own board is a broken record (SZ comes
+            // first, as the pass `tt` above already assumes)
+            let point = match point {
+                Some((x, y)) if x >= rec.size || y >= rec.size => {
+                    let n = rec.moves.len() + 1;
+                    return Err(format!(
+                        "move {n}, {ident}[{value}]: off the {0}x{0} board",
+                        rec.size
+                    ));
+                }
+                p => p,
+            };
             rec.moves.push((color, point));
         }
         _ => {}
@@ -129,5 +141,7 @@ mod tests {
         assert!(read_sgf("(;SZ[9]AB[cc];B[dd])").is_err());
         assert!(read_sgf("(;SZ[99])").is_err());
         assert!(read_sgf("(;B[c])").is_err());
+        let off = read_sgf("(;SZ[9];B[cc];W[ji])").err().unwrap();
+        assert!(off.contains("move 2, W[ji]: off the 9x9 board"), "{off}");
     }
 }

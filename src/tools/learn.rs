@@ -133,10 +133,7 @@ fn positions(
             board.pass();
             continue;
         };
-        if x >= rec.size || y >= rec.size {
-            return Err(format!("move {}: ({x}, {y}) is off the board", n + 1));
-        }
-        let p = board.point(x, y);
+        let p = board.point(x, y); // read_sgf kept it on the board
         board.set_to_move(color);
         board
             .check(color, p)
