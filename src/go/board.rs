@@ -517,11 +517,13 @@ impl Board {
             }
         }
         // no empty neighbour: legal if an own string keeps a liberty or an
-        // enemy string is captured, and it does not retake a ko
-        let lives = self.neighbors(p).into_iter().fold(false, |any, n| {
+        // enemy string is captured, and it does not retake a ko (a
+        // short-circuit: as a fold over all four the compiler built a
+        // vector of them through the stack, 3.5 % of the light playouts)
+        let lives = self.neighbors(p).into_iter().any(|n| {
             let cell = self.cells[n.idx()];
             let libs = self.libs[ix(self.head[n.idx()])];
-            any | ((cell == own) & (libs > 1)) | ((cell == opp) & (libs == 1))
+            ((cell == own) & (libs > 1)) | ((cell == opp) & (libs == 1))
         });
         lives & !((p.0 == self.ko) & (c == self.to_move))
     }
