@@ -59,7 +59,8 @@ struct Job {
 }
 
 enum Kind {
-    /// Choose a move: search until `soft`, unless `hard` has passed.
+    /// Choose a move: search until `soft` (or a little past it while the
+    /// choice is unstable: [`time::extension`]), unless `hard` has passed.
     Think { soft: Instant, hard: Instant },
     /// Search until `stop` is raised or `until` passes; choose nothing.
     Ponder {
@@ -136,8 +137,9 @@ fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
             Kind::Think { hard, .. } if Instant::now() >= hard => {
                 Err("the request was already answered".to_string())
             }
-            Kind::Think { soft, .. } => guarded(&mut searcher, &make, |s| {
-                s.think(game, horizon, Budget::until(soft))
+            Kind::Think { soft, hard } => guarded(&mut searcher, &make, |s| {
+                let extension = time::extension(Instant::now(), soft, hard);
+                s.think(game, horizon, Budget::until(soft).extended_to(extension))
             })
             .map_err(|e| format!("the search panicked: {e}")),
             Kind::Ponder { stop, until } => {

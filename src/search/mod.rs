@@ -26,6 +26,9 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     pub deadline: Option<Instant>,
     pub playouts: Option<u64>,
+    /// How far past `deadline` the search may go on while its choice is
+    /// unstable (see [`Config::extend`]).
+    pub extension: Option<Instant>,
 }
 
 impl Budget {
@@ -33,13 +36,19 @@ impl Budget {
         Budget {
             deadline: None,
             playouts: Some(n),
+            extension: None,
         }
     }
     pub fn until(deadline: Instant) -> Budget {
         Budget {
             deadline: Some(deadline),
             playouts: None,
+            extension: None,
         }
+    }
+    /// The same budget, allowed to run on to `extension` while unstable.
+    pub fn extended_to(self, extension: Option<Instant>) -> Budget {
+        Budget { extension, ..self }
     }
 }
 
@@ -56,6 +65,8 @@ pub struct Stats {
     pub nodes: usize,
     /// Playouts already under the root when the search began (tree reuse).
     pub reused: u64,
+    /// Whether the search ran past its deadline (its choice was unstable).
+    pub extended: bool,
 }
 
 /// The game as the search sees it: the position with its history, and how

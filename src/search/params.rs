@@ -219,6 +219,11 @@ pub const PARAMS: &[Param] = &[
         "search on the opponent's time too (true/false)",
         |c, v| c.ponder = v.parse().ok()?
     ),
+    param!(
+        "extend",
+        "search past the deadline (up to half as long again) while the choice is unstable (true/false)",
+        |c, v| c.extend = v.parse().ok()?
+    ),
     param!("seed", "seed of the search's random numbers", |c, v| c
         .seed =
         v.parse().ok()?),
@@ -261,6 +266,7 @@ mod tests {
             let value = match p.name {
                 "reuse" => "false",
                 "ponder" => "false",
+                "extend" => "false",
                 _ => "7",
             };
             c.set(&format!("{}={value}", p.name)).unwrap();

@@ -34,6 +34,9 @@ pub struct Config {
     pub playouts: Option<u64>,
     /// Search on the opponent's time too (the arena bot and GTP).
     pub ponder: bool,
+    /// Search on past the deadline, up to the budget's extension, while
+    /// the choice is unstable ([`unstable`]).
+    pub extend: bool,
 }
 
 impl Default for Config {
@@ -48,6 +51,7 @@ impl Default for Config {
             reuse: true,
             playouts: None,
             ponder: true,
+            extend: true,
         }
     }
 }
@@ -64,6 +68,9 @@ pub struct Searcher {
     config: Config,
     rng: Rng,
     kept: Option<Kept>,
+    /// Whether the search under way has gone past its deadline because its
+    /// choice was unstable.
+    extended: bool,
 }
 
 impl Searcher {
@@ -73,6 +80,7 @@ impl Searcher {
             config,
             rng,
             kept: None,
+            extended: false,
         }
     }
 
@@ -159,6 +167,7 @@ impl Searcher {
         // selection, which never tries it while other moves look as good.
         // (Not merely when settled: a board of one colour is settled too.)
         let measure_pass = opponent_passed || state.is_late();
+        self.extended = false;
         let playouts = self.grow(
             &mut tree,
             &state,
@@ -169,10 +178,11 @@ impl Searcher {
             Instant::now(),
         );
 
-        if let Some(late) = budget
-            .deadline
-            .map(|d| Instant::now().saturating_duration_since(d))
-        {
+        let due = match budget.extension {
+            Some(e) if self.extended => Some(e),
+            _ => budget.deadline,
+        };
+        if let Some(late) = due.map(|d| Instant::now().saturating_duration_since(d)) {
             if late.as_millis() > 30 {
                 log::warn!(
                     "the search stopped {} ms after its deadline ({playouts} playouts in {} ms)",
@@ -185,12 +195,13 @@ impl Searcher {
         let mut stats = self.stats(&tree, mv, playouts, t0);
         stats.reused = reused;
         debug!(
-            "{} playouts ({} reused) in {:.0} ms (setup {:.0} ms, {:.0}/s), win {:.1} %, tree {} nodes, pv {}",
+            "{} playouts ({} reused) in {:.0} ms (setup {:.0} ms, {:.0}/s{}), win {:.1} %, tree {} nodes, pv {}",
             stats.playouts,
             stats.reused,
             stats.elapsed.as_secs_f64() * 1000.0,
             setup.as_secs_f64() * 1000.0,
             stats.playouts as f64 / stats.elapsed.as_secs_f64().max(1e-9),
+            if stats.extended { ", extended: unstable" } else { "" },
             stats.winrate * 100.0,
             stats.nodes,
             pv_text(game, &stats.pv)
@@ -332,12 +343,29 @@ impl Searcher {
         });
     }
 
-    /// Whether to stop now: at the deadline, or when the runner-up cannot
-    /// catch the best move ([`out_of_reach`]). `t0` is when the playouts
-    /// began.
-    fn should_stop(&self, tree: &Tree<GoState>, budget: &Budget, done: u64, t0: Instant) -> bool {
+    /// Whether to stop now: at the deadline (or, while the choice is
+    /// [`unstable`], at the budget's extension), or when the runner-up cannot
+    /// catch the best move ([`out_of_reach`]) and the choice is stable.
+    /// `t0` is when the playouts began.
+    fn should_stop(
+        &mut self,
+        tree: &Tree<GoState>,
+        budget: &Budget,
+        done: u64,
+        t0: Instant,
+    ) -> bool {
         let now = Instant::now();
-        let to_go = match budget.deadline {
+        let deadline = match (budget.deadline, budget.extension) {
+            (Some(d), Some(e)) if self.config.extend && now >= d && now < e => {
+                if !unstable(tree.children()) {
+                    return true;
+                }
+                self.extended = true;
+                Some(e)
+            }
+            (d, _) => d,
+        };
+        let to_go = match deadline {
             Some(d) if now >= d => return true,
             Some(d) => Some((now.duration_since(t0), d.duration_since(now))),
             None => None,
@@ -351,7 +379,11 @@ impl Searcher {
                 second = c.playouts;
             }
         }
+        // A lead in playouts decides nothing while a contender looks better:
+        // a timed search then spends its time, where the extension may settle
+        // it (a playout budget is a fixed strength, and stops all the same).
         out_of_reach(first - second, done, to_go, budget.playouts)
+            && !(self.config.extend && to_go.is_some() && unstable(tree.children()))
     }
 
     /// The most-visited legal move, under the passing rules ([`choose`]).
@@ -391,6 +423,7 @@ impl Searcher {
             pv,
             nodes: tree.nodes.len(),
             reused: 0,
+            extended: self.extended,
         }
     }
 }
@@ -471,6 +504,30 @@ fn out_of_reach(
     };
     gap as u64 > remaining
 }
+
+/// Whether the search should go on past its deadline: the most-visited
+/// move (the one [`Searcher::decide`] would play) is not the best-valued
+/// among the moves with at least a [`CONTENDER`] share of its playouts, so
+/// a little more search may well change the choice (Huang, Coulom and Lin,
+/// "Time management for Monte-Carlo tree search applied to the game of
+/// Go", 2010). The pass is left out: late in the game it gets a forced
+/// share of the playouts, and [`choose`] weighs it on its own.
+fn unstable(children: &[Node]) -> bool {
+    let moves = || children.iter().filter(|c| c.action != PASS);
+    let Some(best) = moves().max_by(|a, b| {
+        a.playouts
+            .cmp(&b.playouts)
+            .then(a.value().total_cmp(&b.value()))
+    }) else {
+        return false;
+    };
+    moves()
+        .any(|c| c.playouts as u64 * CONTENDER >= best.playouts as u64 && c.value() > best.value())
+}
+
+/// A move with a share of the best move's playouts of at least one in this
+/// many is a contender for [`unstable`].
+const CONTENDER: u64 = 3;
 
 /// Late in the game, at least one simulation in this many goes through the
 /// pass.
@@ -590,5 +647,60 @@ mod tests {
         assert_eq!(choose(&ranked, -3.5, || true), Move::Play(Point(40)));
         let worse = child(PASS, 100, 0.60);
         assert_eq!(choose(&[&m, &worse], 3.5, || true), Move::Play(Point(40)));
+    }
+
+    #[test]
+    fn the_choice_is_unstable_while_a_contender_looks_better() {
+        let best = child(40, 600, 0.55);
+        // the most-visited move is also the best-valued
+        assert!(!unstable(&[best, child(41, 400, 0.54), child(42, 50, 0.9)]));
+        // a move with a third of its playouts or more looks better
+        assert!(unstable(&[best, child(41, 200, 0.56)]));
+        assert!(unstable(&[child(41, 300, 0.6), best]));
+        // fewer playouts than that: noise
+        assert!(!unstable(&[best, child(41, 199, 0.7)]));
+        // the pass is weighed by the passing rules, not here
+        assert!(!unstable(&[
+            best,
+            child(PASS, 900, 0.4),
+            child(PASS, 500, 0.7)
+        ]));
+        assert!(!unstable(&[child(PASS, 900, 0.6)]));
+        assert!(!unstable(&[]));
+    }
+
+    #[test]
+    fn a_search_past_its_deadline_goes_on_only_while_its_choice_is_unstable() {
+        let mut g = Game::new(9, 9, 7.5);
+        for (x, y) in [(4, 4), (2, 6), (6, 2)] {
+            g.play(Move::Play(g.board().point(x, y))).unwrap();
+        }
+        let horizon = Horizon { moves_left: None };
+        let past = Instant::now() - Duration::from_secs(1);
+        let far = Instant::now() + Duration::from_secs(3600);
+        let late = Budget {
+            playouts: Some(20_000),
+            ..Budget::until(past).extended_to(Some(far))
+        };
+        let run = |extend: bool| {
+            let mut s = Searcher::new(Config {
+                extend,
+                ponder: false,
+                ..Config::default()
+            });
+            // 300 playouts leave two moves close (seeded: the same each run)
+            s.think(&g, horizon, Budget::playouts(300));
+            assert!(unstable(s.kept.as_ref().unwrap().tree.children()));
+            let (_, stats) = s.think(&g, horizon, late);
+            let stable = !unstable(s.kept.as_ref().unwrap().tree.children());
+            (stats, stable)
+        };
+        // without the extension the first look at the clock stops it
+        let (plain, stable) = run(false);
+        assert_eq!((plain.playouts, plain.extended, stable), (8, false, false));
+        // with it, the search runs on until the choice settles
+        let (long, stable) = run(true);
+        assert!(long.extended && long.playouts > 8, "{long:?}");
+        assert!(stable && long.playouts < 20_000, "{long:?}");
     }
 }
