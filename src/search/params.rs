@@ -221,7 +221,7 @@ pub const PARAMS: &[Param] = &[
     ),
     param!(
         "extend",
-        "search past the deadline (up to half as long again) while the choice is unstable (true/false)",
+        "search past the deadline (up to half as long again) while the choice is unstable (true/false, default false)",
         |c, v| c.extend = v.parse().ok()?
     ),
     param!("seed", "seed of the search's random numbers", |c, v| c
@@ -266,7 +266,7 @@ mod tests {
             let value = match p.name {
                 "reuse" => "false",
                 "ponder" => "false",
-                "extend" => "false",
+                "extend" => "true",
                 _ => "7",
             };
             c.set(&format!("{}={value}", p.name)).unwrap();
