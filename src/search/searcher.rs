@@ -356,9 +356,12 @@ impl Searcher {
         t0: Instant,
     ) -> bool {
         let now = Instant::now();
+        // looked at once a call at most, and only when it can matter
+        let mut unsettled = None;
+        let mut is_unstable = || *unsettled.get_or_insert_with(|| unstable(tree.children()));
         let deadline = match (budget.deadline, budget.extension) {
             (Some(d), Some(e)) if self.config.extend && now >= d && now < e => {
-                if !unstable(tree.children()) {
+                if !is_unstable() {
                     return true;
                 }
                 self.extended = true;
@@ -384,7 +387,7 @@ impl Searcher {
         // a timed search then spends its time, where the extension may settle
         // it (a playout budget is a fixed strength, and stops all the same).
         out_of_reach(first - second, done, to_go, budget.playouts)
-            && !(self.config.extend && to_go.is_some() && unstable(tree.children()))
+            && !(self.config.extend && to_go.is_some() && is_unstable())
     }
 
     /// The most-visited legal move, under the passing rules ([`choose`]).
