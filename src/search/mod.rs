@@ -3,6 +3,7 @@
 //!
 //! Entry point: [`Searcher::think`].
 
+pub mod dynkomi;
 pub mod features;
 pub mod gammas;
 pub mod go_game;

@@ -224,6 +224,11 @@ pub const PARAMS: &[Param] = &[
         "search past the deadline (up to half as long again) while the choice is unstable (true/false, default false)",
         |c, v| c.extend = v.parse().ok()?
     ),
+    param!(
+        "dynkomi",
+        "most points of komi to concede while well ahead (0: off)",
+        |c, v| c.dynkomi = real(v)?
+    ),
     param!("seed", "seed of the search's random numbers", |c, v| c
         .seed =
         v.parse().ok()?),

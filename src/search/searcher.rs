@@ -6,6 +6,7 @@
 //! passed, or the search itself prefers passing), and never when it loses,
 //! so dead stones get captured and open points filled first.
 
+use super::dynkomi::DynKomi;
 use super::go_game::{to_action, to_move, GoState, PriorConfig, PASS};
 use super::policy::PolicyConfig;
 use super::rng::Rng;
@@ -37,6 +38,9 @@ pub struct Config {
     /// Search on past the deadline, up to the budget's extension, while
     /// the choice is unstable ([`unstable`]).
     pub extend: bool,
+    /// Most points of komi to concede while well ahead ([`DynKomi`]);
+    /// 0: the game's komi only.
+    pub dynkomi: f32,
 }
 
 impl Default for Config {
@@ -53,6 +57,7 @@ impl Default for Config {
             ponder: true,
             // measured against GNU Go: no gain seen (README, Measured)
             extend: false,
+            dynkomi: 0.0,
         }
     }
 }
@@ -72,6 +77,8 @@ pub struct Searcher {
     /// Whether the search under way has gone past its deadline because its
     /// choice was unstable.
     extended: bool,
+    /// The komi we concede on top of the game's while well ahead.
+    dynkomi: DynKomi,
 }
 
 impl Searcher {
@@ -82,18 +89,33 @@ impl Searcher {
             rng,
             kept: None,
             extended: false,
+            dynkomi: DynKomi::default(),
         }
     }
 
-    /// Forgets the kept tree (a new game).
+    /// Forgets the kept tree and the conceded komi (a new game).
     pub fn clear(&mut self) {
         self.kept = None;
+        self.dynkomi = DynKomi::default();
     }
 
-    fn state(&self, game: &Game, horizon: Horizon) -> GoState {
+    /// The komi the playouts count with when `me` is to answer in `game`:
+    /// the game's, with the conceded extra while that is on, except where
+    /// the literal count decides (the opponent has passed, or the round
+    /// limit is near).
+    fn komi(&self, game: &Game, horizon: Horizon, me: Color) -> f32 {
+        let near_end = horizon.moves_left.is_some_and(|m| m <= DYNKOMI_HORIZON);
+        if self.config.dynkomi <= 0.0 || near_end || other_side_passed(game) {
+            return game.komi();
+        }
+        self.dynkomi.komi(game.komi(), me, game.moves().len())
+    }
+
+    /// The search's view of `game`, played for `me`.
+    fn state(&self, game: &Game, horizon: Horizon, me: Color) -> GoState {
         GoState {
             board: game.board().clone(),
-            komi: game.komi(),
+            komi: self.komi(game, horizon, me),
             moves_left: horizon
                 .moves_left
                 .map_or(u32::MAX, |m| m.min(u32::MAX as usize) as u32),
@@ -137,7 +159,7 @@ impl Searcher {
             ..budget
         };
         let me = game.to_move();
-        let state = self.state(game, horizon);
+        let state = self.state(game, horizon, me);
         let literal = literal_margin(game, me);
         let opponent_passed = other_side_passed(game);
         if opponent_passed && literal > 0.0 {
@@ -195,6 +217,17 @@ impl Searcher {
         let mv = self.decide(&tree, game, literal, &root_ok);
         let mut stats = self.stats(&tree, mv, playouts, t0);
         stats.reused = reused;
+        if self.config.dynkomi > 0.0 {
+            let moves = game.moves().len();
+            self.dynkomi
+                .update(me, moves, stats.winrate, self.config.dynkomi);
+            debug!(
+                "komi {} counted ({} conceded), next {}",
+                state.komi,
+                (state.komi - game.komi()).abs(),
+                self.dynkomi.extra(me, moves)
+            );
+        }
         debug!(
             "{} playouts ({} reused) in {:.0} ms (setup {:.0} ms, {:.0}/s{}), win {:.1} %, tree {} nodes, pv {}",
             stats.playouts,
@@ -288,7 +321,8 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> Stats {
         let t0 = Instant::now();
-        let state = self.state(game, horizon);
+        // the opponent is to move: the komi is still counted for us
+        let state = self.state(game, horizon, game.to_move().opp());
         if state.is_over() {
             return Stats::default();
         }
@@ -529,6 +563,10 @@ fn unstable(children: &[Node]) -> bool {
         .any(|c| c.playouts as u64 * CONTENDER >= best.playouts as u64 && c.value() > best.value())
 }
 
+/// Within this many moves of the round limit the playouts count with the
+/// game's komi: the last moves aim at what the referee counts.
+const DYNKOMI_HORIZON: usize = 40;
+
 /// A move with a share of the best move's playouts of at least one in this
 /// many is a contender for [`unstable`].
 const CONTENDER: u64 = 3;
@@ -706,5 +744,46 @@ mod tests {
         let (long, stable) = run(true);
         assert!(long.extended && long.playouts > 8, "{long:?}");
         assert!(stable && long.playouts < 20_000, "{long:?}");
+    }
+
+    #[test]
+    fn a_won_search_concedes_komi_to_the_next_one_where_the_count_does_not_decide() {
+        // black owns the left of a 9x9 board and has a stone on the right:
+        // won whatever the komi; the conceded points grow a step a move
+        let mut rows = vec!["XXXX.....".to_string(); 9];
+        rows[4] = "XXXX..X..".into();
+        let board = Board::from_ascii(&rows.join("\n")).unwrap();
+        let mut g = Game::from_board(board, 7.5);
+        let horizon = Horizon { moves_left: None };
+        let config = |dynkomi| Config {
+            dynkomi,
+            ponder: false,
+            ..Config::default()
+        };
+        let mut s = Searcher::new(config(10.0));
+        assert_eq!(s.komi(&g, horizon, Color::Black), 7.5, "nothing yet");
+        let (mv, stats) = s.think(&g, horizon, Budget::playouts(400));
+        assert!(
+            stats.winrate > crate::search::dynkomi::RAISE_ABOVE,
+            "{stats:?}"
+        );
+        g.play(mv).unwrap();
+        let mut passed = g.clone();
+        g.play(Move::Play(g.board().point(8, 8))).unwrap();
+        // black concedes: the playouts count white's komi a point higher
+        assert_eq!(s.komi(&g, horizon, Color::Black), 8.5);
+        // but not where the literal count decides
+        let near_end = Horizon {
+            moves_left: Some(DYNKOMI_HORIZON),
+        };
+        assert_eq!(s.komi(&g, near_end, Color::Black), 7.5);
+        passed.play(Move::Pass).unwrap();
+        assert_eq!(s.komi(&passed, horizon, Color::Black), 7.5);
+        // off by default: the same search concedes nothing
+        let mut off = Searcher::new(config(0.0));
+        off.think(&g, horizon, Budget::playouts(400));
+        assert_eq!(off.komi(&g, horizon, Color::Black), 7.5);
+        s.clear();
+        assert_eq!(s.komi(&g, horizon, Color::Black), 7.5, "a new game");
     }
 }
