@@ -54,6 +54,11 @@ pub const PARAMS: &[Param] = &[
         "UCB exploration constant (0: priors and AMAF explore)",
         |c, v| c.tree.explore = real(v)?
     ),
+    param!(
+        "tree.rave_bias",
+        "AMAF weighs less for a move whose real value parts from it by more than this many variances (0: off)",
+        |c, v| c.tree.rave_bias = real(v)?
+    ),
     param!("tree.max_nodes", "most nodes the tree may hold", |c, v| c
         .tree
         .max_nodes =

@@ -257,6 +257,22 @@ impl Searcher {
                 .collect();
             debug!("top moves (playouts/value): {}", text.join(", "));
         }
+        // every root move, for asking why a move went unexplored
+        if log::log_enabled!(log::Level::Trace) {
+            let mut all: Vec<_> = tree.children().iter().collect();
+            all.sort_by_key(|c| std::cmp::Reverse(c.playouts));
+            for c in all {
+                log::trace!(
+                    "{} playouts {} value {:.3} (visits {:.0} with the prior) amaf {:.3} of {:.0}",
+                    crate::go::coord::to_gtp(game.board(), to_move(c.action)),
+                    c.playouts,
+                    c.value(),
+                    c.visits,
+                    c.amaf_wins / c.amaf_visits.max(1e-3),
+                    c.amaf_visits
+                );
+            }
+        }
         self.keep(tree, game);
         (mv, stats)
     }
