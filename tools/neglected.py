@@ -73,7 +73,7 @@ def read_record(path):
     komi = (re.search(r"KM\[([-0-9.]+)\]", text) or ["", "7.5"])[1]
     moves = []
     for colour, at in re.findall(r";\s*([BW])\[([a-z]{0,2})\]", text):
-        if at in ("", "tt") and size <= 19:
+        if at in ("", "tt"):
             moves.append((colour, "pass"))
         elif len(at) == 2:
             x, y = ord(at[0]) - 97, ord(at[1]) - 97
@@ -93,9 +93,8 @@ def main():
     if upto >= len(moves):
         fail(f"MOVES {upto}: the record has {len(moves)} moves, so at most {len(moves) - 1}")
     played_colour, played = moves[upto]
-    to_move = "W" if upto > 0 and moves[upto - 1][0] == "B" else "B"
-    if upto == 0:
-        to_move = played_colour
+    # after the opponent's move, or at the start whoever the record lets move
+    to_move = {"B": "W", "W": "B"}[moves[upto - 1][0]] if upto > 0 else played_colour
     binary = binary or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "tengen")
     cmd = [binary, "gtp", "--seconds", "3600", "--set", f"playouts={playouts}", "--set", "ponder=false"]
     for s in sets:

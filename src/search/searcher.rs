@@ -241,30 +241,23 @@ impl Searcher {
             pv_text(game, &stats.pv)
         );
         if log::log_enabled!(log::Level::Debug) {
-            let mut top: Vec<_> = tree.children().iter().collect();
-            top.sort_by_key(|c| std::cmp::Reverse(c.playouts));
-            let text: Vec<String> = top
+            let mut ranked: Vec<_> = tree.children().iter().collect();
+            ranked.sort_by_key(|c| std::cmp::Reverse(c.playouts));
+            let name = |c: &Node| crate::go::coord::to_gtp(game.board(), to_move(c.action));
+            let text: Vec<String> = ranked
                 .iter()
                 .take(5)
-                .map(|c| {
-                    format!(
-                        "{} {}/{:.3}",
-                        crate::go::coord::to_gtp(game.board(), to_move(c.action)),
-                        c.playouts,
-                        c.value()
-                    )
-                })
+                .map(|c| format!("{} {}/{:.3}", name(c), c.playouts, c.value()))
                 .collect();
             debug!("top moves (playouts/value): {}", text.join(", "));
-        }
-        // every root move, for asking why a move went unexplored
-        if log::log_enabled!(log::Level::Trace) {
-            let mut all: Vec<_> = tree.children().iter().collect();
-            all.sort_by_key(|c| std::cmp::Reverse(c.playouts));
-            for c in all {
+            // every root move, for asking why a move went unexplored
+            for c in ranked
+                .iter()
+                .filter(|_| log::log_enabled!(log::Level::Trace))
+            {
                 log::trace!(
                     "{} playouts {} value {:.3} (visits {:.0} with the prior) amaf {:.3} of {:.0}",
-                    crate::go::coord::to_gtp(game.board(), to_move(c.action)),
+                    name(c),
                     c.playouts,
                     c.value(),
                     c.visits,
