@@ -107,6 +107,36 @@ fn never_fills_its_own_eye_even_when_behind() {
 }
 
 #[test]
+fn connects_at_its_false_eye_unless_the_rules_forbid_it() {
+    // Three black stones are in atari; their last liberty (B5) is a point
+    // black's stones surround, false because white holds two diagonals.
+    // Filling it connects them out, and nothing else saves them.
+    let mut g = game(
+        ". . . . . X . . .
+         . . . . . X . . .
+         O O O O . X . . .
+         O X X O . X . . .
+         X . X O . X . . .
+         . X O O . X . . .
+         . X . . . X . . .
+         . X . . . X . . .
+         . . . . . X . . .",
+        Color::Black,
+    );
+    // a komi that makes the three stones matter
+    g.set_komi(17.5);
+    let fill = at(&g, 1, 4);
+    assert!(!g.board().is_eye(Color::Black, g.board().point(1, 4)));
+    assert_plays(&g, None, 2000, fill);
+    g.forbid_own_eye_fills(true);
+    for seed in 1..=3 {
+        let mv = think(&g, None, 2000, seed);
+        assert_ne!(mv, fill, "seed {seed} filled an eye the rules forbid");
+        assert!(g.is_legal(mv));
+    }
+}
+
+#[test]
 fn passes_in_a_settled_won_position() {
     // Every empty region touches one colour; black leads 45 to 36 + 7.5.
     let g = game(
@@ -206,6 +236,8 @@ fn only_legal_moves_over_200_random_positions() {
             }
         }
         let moves_left = (k % 4 == 0).then_some(1 + k % 7);
+        // every other position under the Riddles.io rule against own-eye fills
+        g.forbid_own_eye_fills(k % 2 == 1);
         let (mv, _) = s.think(&g, Horizon { moves_left }, Budget::playouts(150));
         assert!(
             g.is_legal(mv),
@@ -214,12 +246,19 @@ fn only_legal_moves_over_200_random_positions() {
         );
         if let Move::Play(p) = mv {
             let c = g.to_move();
+            assert!(
+                !g.board().is_eye(c, p),
+                "position {k}: {mv:?} fills an own eye"
+            );
             let own_around = g
                 .board()
                 .neighbors(p)
                 .iter()
                 .all(|&n| matches!(g.board().at(n), Cell::Off) || g.board().at(n) == c.stone());
-            assert!(!own_around, "position {k}: {mv:?} fills an own eye");
+            assert!(
+                !(own_around && g.own_eye_fills_illegal()),
+                "position {k}: {mv:?} fills an own eye the rules forbid"
+            );
         }
     }
 }

@@ -61,6 +61,7 @@ pub fn log_name(index: usize, label: char) -> String {
 /// (the match cannot go on).
 pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameRecord>, String> {
     let mut game = Game::new(cfg.size, cfg.size, cfg.komi);
+    game.forbid_own_eye_fills(cfg.riddles);
     let mut moves = Vec::new();
     if let Some(start) = job.start {
         // checked when the match began: the moves replay
@@ -204,7 +205,7 @@ impl Referee<'_> {
         if d == Dialect::TheAiGames {
             lines.push(format!("update game move {move_no}"));
         }
-        let field = rules::field_text(&self.game, d, self.cfg.riddles);
+        let field = rules::field_text(&self.game, d);
         lines.push(format!("update game field {field}"));
         let white = score.white as f32 + self.cfg.komi;
         lines.push(format!(

@@ -44,17 +44,15 @@ pub enum Verdict {
 }
 
 /// Judges `mv` for the side to move. `riddles` adds the Riddles.io
-/// referee's quirks: an immediate ko retake ends the game, and filling one's
-/// own eye is illegal.
+/// referee's quirk that an immediate ko retake ends the game; its other one,
+/// that filling one's own eye is illegal, is the game's own rule
+/// ([`Game::forbid_own_eye_fills`], set by the referee).
 pub fn judge(game: &Game, mv: Move, riddles: bool) -> Verdict {
-    match (game.check(mv), mv) {
-        (Err(Illegal::Ko), _) if riddles => Verdict::KoRetake,
-        (Err(Illegal::Ko), _) => Verdict::Illegal("retakes a ko at once (superko)".into()),
-        (Err(e), _) => Verdict::Illegal(e.to_string()),
-        (Ok(()), Move::Play(p)) if riddles && game.board().surrounded_by(game.to_move(), p) => {
-            Verdict::Illegal("fills its own eye".into())
-        }
-        (Ok(()), _) => Verdict::Legal,
+    match game.check(mv) {
+        Err(Illegal::Ko) if riddles => Verdict::KoRetake,
+        Err(Illegal::Ko) => Verdict::Illegal("retakes a ko at once (superko)".into()),
+        Err(e) => Verdict::Illegal(e.to_string()),
+        Ok(()) => Verdict::Legal,
     }
 }
 
@@ -87,7 +85,7 @@ pub fn player_names(dialect: Dialect) -> [String; 2] {
 
 /// The `update game field` value for the side to move. On Riddles.io, empty
 /// points where the mover may not play are marked `-1`, as that engine does.
-pub fn field_text(game: &Game, dialect: Dialect, riddles: bool) -> String {
+pub fn field_text(game: &Game, dialect: Dialect) -> String {
     let ids = bot_ids(dialect);
     let board = game.board();
     let cells: Vec<String> = board
@@ -97,9 +95,7 @@ pub fn field_text(game: &Game, dialect: Dialect, riddles: bool) -> String {
             Cell::White => ids[1].to_string(),
             _ => match dialect {
                 Dialect::TheAiGames => "0".into(),
-                Dialect::Riddles if judge(game, Move::Play(p), riddles) != Verdict::Legal => {
-                    "-1".into()
-                }
+                Dialect::Riddles if !game.is_legal(Move::Play(p)) => "-1".into(),
                 Dialect::Riddles => ".".into(),
             },
         })
@@ -153,16 +149,18 @@ mod tests {
     #[test]
     fn riddles_quirks_and_marks() {
         let board = Board::from_ascii("X.X..\nXX...\n.....\n.....\n.....").unwrap();
-        let g = Game::from_board(board, 7.5);
+        let mut g = Game::from_board(board, 7.5);
         let eye = g.board().point(1, 0);
-        assert_eq!(judge(&g, Move::Play(eye), false), Verdict::Legal);
-        assert!(matches!(
+        assert_eq!(judge(&g, Move::Play(eye), true), Verdict::Legal);
+        assert!(field_text(&g, Dialect::Riddles).starts_with("0,.,0,.,"));
+        g.forbid_own_eye_fills(true);
+        assert_eq!(
             judge(&g, Move::Play(eye), true),
-            Verdict::Illegal(_)
-        ));
-        let f = field_text(&g, Dialect::Riddles, true);
+            Verdict::Illegal("fills its own eye".into())
+        );
+        let f = field_text(&g, Dialect::Riddles);
         assert!(f.starts_with("0,-1,0,.,"), "{f}");
-        let f = field_text(&g, Dialect::TheAiGames, true);
+        let f = field_text(&g, Dialect::TheAiGames);
         assert!(f.starts_with("1,0,1,0,"), "{f}");
         assert_eq!(points_text(7.5), "7.5");
         assert_eq!(points_text(0.0), "0.0");

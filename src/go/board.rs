@@ -57,6 +57,11 @@ pub enum Illegal {
     Ko,
     /// Recreating an earlier position of the game (positional superko).
     Superko,
+    /// Filling a point the mover's own stones surround, where the rules
+    /// forbid it (a Riddles.io referee's quirk: [`Game::forbid_own_eye_fills`]).
+    ///
+    /// [`Game::forbid_own_eye_fills`]: super::Game::forbid_own_eye_fills
+    OwnEye,
 }
 
 impl fmt::Display for Illegal {
@@ -67,6 +72,7 @@ impl fmt::Display for Illegal {
             Illegal::Suicide => "suicide",
             Illegal::Ko => "ko",
             Illegal::Superko => "positional superko",
+            Illegal::OwnEye => "fills its own eye",
         })
     }
 }

@@ -15,6 +15,8 @@ pub struct Game {
     moves: Vec<(Color, Move)>,
     /// Passes in a row at the end of `moves`.
     passes: u32,
+    /// Whether filling a point one's own stones surround is illegal.
+    own_eye_fills_illegal: bool,
 }
 
 impl Game {
@@ -33,7 +35,21 @@ impl Game {
             seen,
             moves: Vec::new(),
             passes: 0,
+            own_eye_fills_illegal: false,
         }
+    }
+
+    /// Makes filling a point the mover's own stones surround (an eye, true
+    /// or false) illegal, as one version of the Riddles.io referee rules.
+    /// Elsewhere such a fill is legal, and sometimes the only way to save a
+    /// string: connecting at a false eye.
+    pub fn forbid_own_eye_fills(&mut self, on: bool) {
+        self.own_eye_fills_illegal = on;
+    }
+
+    /// Whether [`Game::forbid_own_eye_fills`] is on.
+    pub fn own_eye_fills_illegal(&self) -> bool {
+        self.own_eye_fills_illegal
     }
 
     #[inline]
@@ -76,7 +92,7 @@ impl Game {
     }
 
     /// Whether the side to move may play `mv`: board rules plus positional
-    /// superko. Passing is always legal.
+    /// superko (and the own-eye rule, if it is on). Passing is always legal.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         match mv {
             Move::Pass => Ok(()),
@@ -91,6 +107,9 @@ impl Game {
     fn check_point(&self, p: Point) -> Result<(), Illegal> {
         let c = self.to_move();
         self.board.check(c, p)?;
+        if self.own_eye_fills_illegal && self.board.surrounded_by(c, p) {
+            return Err(Illegal::OwnEye);
+        }
         if self.seen.contains(&self.board.hash_after(c, p)) {
             return Err(Illegal::Superko);
         }

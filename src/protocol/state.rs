@@ -160,7 +160,11 @@ impl Table {
                 self.read_komi(s);
             }
         }
+        let dialect = seen.as_ref().or(self.last.as_ref()).map(|s| s.dialect);
         let game = self.game_sized(seen.as_ref());
+        // one version of the Riddles.io referee refuses these fills; other
+        // referees allow them, and connecting at a false eye needs one
+        game.forbid_own_eye_fills(dialect == Some(Dialect::Riddles));
         let avoid = seen.as_ref().map_or_else(Vec::new, |s| {
             let b = game.board();
             s.hints

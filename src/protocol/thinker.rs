@@ -276,8 +276,8 @@ impl Thinker {
                 log::info!("no legal move: pass");
                 return Move::Pass;
             }
-            // our own eye: filling it is never better than passing
-            [p] if b.surrounded_by(b.to_move(), *p) => return Move::Pass,
+            // our own true eye: filling it is never better than passing
+            [p] if b.is_eye(b.to_move(), *p) => return Move::Pass,
             // a lone safe move; a lone self-atari is weighed against passing
             [p] if b.captures_at(b.to_move(), *p) || b.liberties_after(b.to_move(), *p, 2) >= 2 => {
                 log::info!("forced move {:?}", b.xy(*p));

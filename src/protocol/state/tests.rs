@@ -125,6 +125,28 @@ fn a_field_in_the_other_dialect_changes_nothing() {
 }
 
 #[test]
+fn own_eye_fills_are_illegal_in_the_riddles_dialect_only() {
+    for (dialect, forbidden) in [(Dialect::Riddles, true), (Dialect::TheAiGames, false)] {
+        let mut t = riddles(0);
+        // black to move with an eye at the corner, false (white holds the
+        // diagonal and the edge makes one enough)
+        let mut b = Board::new(5, 5);
+        for (c, x, y) in [
+            (Color::Black, 1, 0),
+            (Color::Black, 0, 1),
+            (Color::White, 1, 1),
+        ] {
+            b.play_stone(c, b.point(x, y)).unwrap();
+        }
+        feed(&mut t, &[field(&b, dialect)]);
+        t.begin_turn();
+        let g = t.game();
+        assert_eq!(g.own_eye_fills_illegal(), forbidden, "{dialect:?}");
+        assert_eq!(g.is_legal(at(&g, 0, 0)), !forbidden, "{dialect:?}");
+    }
+}
+
+#[test]
 fn a_field_of_the_wrong_length_is_ignored() {
     let mut t = riddles(0);
     feed(&mut t, &["update game field .,.,.,.".into()]);
