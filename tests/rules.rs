@@ -910,3 +910,41 @@ fn copy_from_reproduces_the_board() {
         // the scratch board now holds another position: copy over it next time
     }
 }
+
+#[test]
+fn own_eye_fills_are_illegal_only_where_the_game_forbids_them() {
+    // Black's corner point (0, 0) is a false eye, (3, 0) a true one; white's
+    // (1, 2) is a point white surrounds. Under the Riddles.io rule neither
+    // side may fill a point its own stones surround; a capture stays legal.
+    let mut g = Game::from_board(
+        board(
+            ". X . . X .
+             X O X X . X
+             O . O . X .
+             . O . . . .",
+        ),
+        0.0,
+    );
+    let (false_eye, true_eye) = (
+        Move::Play(at(g.board(), 0, 0)),
+        Move::Play(at(g.board(), 4, 1)),
+    );
+    assert!(g.is_legal(false_eye) && g.is_legal(true_eye));
+    g.forbid_own_eye_fills(true);
+    assert!(g.own_eye_fills_illegal());
+    for mv in [false_eye, true_eye] {
+        assert_eq!(g.check(mv), Err(Illegal::OwnEye));
+        assert!(!g.legal_moves().contains(&mv));
+        assert_eq!(g.play(mv), Err(Illegal::OwnEye));
+    }
+    assert_eq!(Illegal::OwnEye.to_string(), "fills its own eye");
+    // white's own point is refused to white; for black it is a capture
+    // (of the white stone at (1, 1))
+    g.play(Move::Pass).unwrap();
+    let white_point = Move::Play(at(g.board(), 1, 2));
+    assert_eq!(g.check(white_point), Err(Illegal::OwnEye));
+    g.play(Move::Pass).unwrap();
+    assert_eq!(g.check(white_point), Ok(()));
+    g.forbid_own_eye_fills(false);
+    assert!(g.is_legal(false_eye));
+}
