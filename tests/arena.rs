@@ -589,6 +589,33 @@ fn games_begin_from_recorded_positions() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+
+    // under --rules riddles a start is checked as the referee will replay
+    // it: black's fifth move fills its own eye at the corner
+    let eye_fill = dir.join("eye-fill");
+    std::fs::create_dir_all(&eye_fill).unwrap();
+    std::fs::write(
+        eye_fill.join("game-0001.sgf"),
+        "(;GM[1]SZ[5];B[ba];W[ee];B[ab];W[ed];B[aa];W[dd];B[cc])",
+    )
+    .unwrap();
+    let refused = dir.join("refused");
+    let out = Command::new(TENGEN)
+        .args(["arena", "--size", "5", "--rules", "riddles"])
+        .args(["--from", eye_fill.to_str().unwrap(), "--from-move", "5"])
+        .args(["--out", refused.to_str().unwrap(), &a, &walk])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("game-0001.sgf: move 5: fills its own eye"),
+        "{err}"
+    );
+    assert!(
+        !refused.exists(),
+        "a match began from a start it cannot replay"
+    );
 }
 
 #[test]

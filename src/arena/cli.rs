@@ -183,19 +183,6 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
     };
     let from = take_flag(&mut args, "--from")?;
     let from_move: Option<usize> = parse_flag(&mut args, "--from-move")?;
-    let starts = match (from, from_move) {
-        (None, None) => Vec::new(),
-        (Some(dir), Some(k)) => {
-            let k = at_least("--from-move", k, 1)?;
-            if k / 2 + 1 >= max_rounds as usize {
-                return Err(ToolError::usage(format!(
-                    "--from-move {k} is past the round limit ({max_rounds})"
-                )));
-            }
-            start::load(std::path::Path::new(&dir), k, size).map_err(ToolError::input)?
-        }
-        _ => return Err(ToolError::usage("--from and --from-move go together")),
-    };
     let bank_ms = at_least(
         "--bank",
         parse_flag(&mut args, "--bank")?.unwrap_or(10_000),
@@ -224,6 +211,19 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
                 "--rules: standard or riddles, not {v:?}"
             )))
         }
+    };
+    let starts = match (from, from_move) {
+        (None, None) => Vec::new(),
+        (Some(dir), Some(k)) => {
+            let k = at_least("--from-move", k, 1)?;
+            if k / 2 + 1 >= max_rounds as usize {
+                return Err(ToolError::usage(format!(
+                    "--from-move {k} is past the round limit ({max_rounds})"
+                )));
+            }
+            start::load(std::path::Path::new(&dir), k, size, riddles).map_err(ToolError::input)?
+        }
+        _ => return Err(ToolError::usage("--from and --from-move go together")),
     };
     let illegal_pass = match take_flag(&mut args, "--illegal")?.as_deref() {
         None | Some("lose") => false,

@@ -49,9 +49,10 @@ impl Start {
 
 /// The first `k` moves of each game recorded in `dir` (its `game-*.sgf`, in
 /// name order) that went on past them, checked by replaying them on a
-/// `size` board. Games that ended by move `k` are skipped; none left, an
-/// unreadable record or a move the rules refuse is an error.
-pub fn load(dir: &Path, k: usize, size: usize) -> Result<Vec<Start>, String> {
+/// `size` board under the match's rules (`riddles`: no own-eye fills, as the
+/// referee will replay them). Games that ended by move `k` are skipped;
+/// none left, an unreadable record or a move the rules refuse is an error.
+pub fn load(dir: &Path, k: usize, size: usize, riddles: bool) -> Result<Vec<Start>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("--from {}: {e}", dir.display()))?;
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -81,6 +82,7 @@ pub fn load(dir: &Path, k: usize, size: usize) -> Result<Vec<Start>, String> {
             moves: rec.moves[..k].to_vec(),
         };
         let mut game = Game::new(size, size, 0.0); // komi: no part in legality
+        game.forbid_own_eye_fills(riddles);
         start
             .replay(&mut game)
             .map_err(|e| format!("{name}: {e}"))?;
