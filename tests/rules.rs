@@ -913,7 +913,7 @@ fn copy_from_reproduces_the_board() {
 
 #[test]
 fn own_eye_fills_are_illegal_only_where_the_game_forbids_them() {
-    // Black's corner point (0, 0) is a false eye, (3, 0) a true one; white's
+    // Black's corner point (0, 0) is a false eye, (4, 1) a true one; white's
     // (1, 2) is a point white surrounds. Under the Riddles.io rule neither
     // side may fill a point its own stones surround; a capture stays legal.
     let mut g = Game::from_board(

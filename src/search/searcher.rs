@@ -251,10 +251,12 @@ impl Searcher {
                 .collect();
             debug!("top moves (playouts/value): {}", text.join(", "));
             // every root move, for asking why a move went unexplored
-            for c in ranked
-                .iter()
-                .filter(|_| log::log_enabled!(log::Level::Trace))
-            {
+            let traced = if log::log_enabled!(log::Level::Trace) {
+                &ranked[..]
+            } else {
+                &[]
+            };
+            for c in traced {
                 log::trace!(
                     "{} playouts {} value {:.3} (visits {:.0} with the prior) amaf {:.3} of {:.0}",
                     name(c),
