@@ -60,8 +60,7 @@ pub fn log_name(index: usize, label: char) -> String {
 /// player could not be started at all, or the start's moves do not replay
 /// (the match cannot go on).
 pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameRecord>, String> {
-    let mut game = Game::new(cfg.size, cfg.size, cfg.komi);
-    game.forbid_own_eye_fills(cfg.riddles);
+    let mut game = rules::new_game(cfg.size, cfg.komi, cfg.riddles);
     let mut moves = Vec::new();
     if let Some(start) = job.start {
         // checked when the match began: the moves replay

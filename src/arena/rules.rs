@@ -43,10 +43,19 @@ pub enum Verdict {
     KoRetake,
 }
 
+/// An empty `size` x `size` game under the match's rules: with `riddles`,
+/// filling one's own eye is illegal. The referee plays on it and the
+/// `--from` starts are checked on it, so both apply the same rules.
+pub fn new_game(size: usize, komi: f32, riddles: bool) -> Game {
+    let mut game = Game::new(size, size, komi);
+    game.forbid_own_eye_fills(riddles);
+    game
+}
+
 /// Judges `mv` for the side to move. `riddles` adds the Riddles.io
 /// referee's quirk that an immediate ko retake ends the game; its other one,
 /// that filling one's own eye is illegal, is the game's own rule
-/// ([`Game::forbid_own_eye_fills`], set by the referee).
+/// ([`Game::forbid_own_eye_fills`], set by [`new_game`]).
 pub fn judge(game: &Game, mv: Move, riddles: bool) -> Verdict {
     match game.check(mv) {
         Err(Illegal::Ko) if riddles => Verdict::KoRetake,

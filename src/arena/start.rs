@@ -4,6 +4,7 @@
 //! share a start with the colours swapped, so each position is played from
 //! both sides and its own lean cancels out.
 
+use super::rules;
 use crate::go::sgf::read_sgf;
 use crate::go::{Color, Game, Move};
 use std::path::Path;
@@ -81,8 +82,7 @@ pub fn load(dir: &Path, k: usize, size: usize, riddles: bool) -> Result<Vec<Star
             source: name.clone(),
             moves: rec.moves[..k].to_vec(),
         };
-        let mut game = Game::new(size, size, 0.0); // komi: no part in legality
-        game.forbid_own_eye_fills(riddles);
+        let mut game = rules::new_game(size, 0.0, riddles); // komi: no part in legality
         start
             .replay(&mut game)
             .map_err(|e| format!("{name}: {e}"))?;
