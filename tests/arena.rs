@@ -351,8 +351,9 @@ fn lines_are_sent_as_the_referee_sends_them() {
         update player1 points 9.0\nupdate player2 points 7.5\naction move ";
     assert!(seen.starts_with(expected), "{seen}");
 
-    // Riddles.io: ids 0 and 1, `.` for empty, `-1` where the mover may not
-    // play (white's suicide in the corner), no move number.
+    // Riddles.io 1.0.3: ids 0 and 1, `.` for empty, `-1` on the empty
+    // point with no empty neighbour (the corner), no move number, the
+    // referee's points (white's with komi).
     let dir = scratch("lines-riddles");
     let log = dir.join("white.log");
     let a = bot("--answers 'place_move 1 0;place_move 0 1'");
@@ -362,17 +363,31 @@ fn lines_are_sent_as_the_referee_sends_them() {
     ));
     games(
         &dir,
-        &opts("--size 3 --games 1 --dialect riddles", &[&a, &b]),
+        &opts("--size 3 --games 1 --rules riddles-1.0.3", &[&a, &b]),
     );
     let seen = read(&log);
     assert!(seen.contains(
         "settings player_names player0,player1\nsettings your_bot player1\nsettings your_botid 1\n"
     ));
     assert!(
-        seen.contains("update game field -1,0,.,0,.,.,.,.,1\n"),
+        seen.contains(
+            "update game field -1,0,.,0,.,.,.,.,1\n\
+             update player0 points 3.0\nupdate player1 points 8.5\n"
+        ),
         "{seen}"
     );
     assert!(!seen.contains("update game move"));
+    // the riddles dialect under the standard rules marks nothing
+    let dir = scratch("lines-riddles-standard");
+    games(
+        &dir,
+        &opts("--size 3 --games 1 --dialect riddles", &[&a, &b]),
+    );
+    let seen = read(&log);
+    assert!(
+        seen.contains("update game field .,0,.,0,.,.,.,.,1\n"),
+        "{seen}"
+    );
 }
 
 #[test]
@@ -385,9 +400,9 @@ fn riddles_quirks() {
     let g = games(&dir, &opts("--size 5 --games 1 --rules riddles", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "own_passes");
     assert_eq!(field(&g[0], "moves"), "3");
-    assert_eq!(field(&g[0], "rules"), "riddles");
+    assert_eq!(field(&g[0], "rules"), "riddles-1.0.3");
 
-    // An immediate ko retake ends the game, counted as it stands.
+    // An immediate ko retake ends the game, counted with it.
     let dir = scratch("riddles-ko");
     let black = SUPERKO_BLACK.rsplit_once(";pass").unwrap().0;
     let white = "place_move 3 1;place_move 4 2;place_move 3 3;place_move 3 4;\
@@ -396,20 +411,30 @@ fn riddles_quirks() {
     let b = bot(&format!("--answers '{white}'"));
     let g = games(&dir, &opts("--size 7 --games 1 --rules riddles", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "ko_retake");
-    assert_eq!(field(&g[0], "moves"), "15");
+    // the retake is played: the referee accepts it, then ends the game
+    assert_eq!(field(&g[0], "moves"), "16");
     assert!(field(&g[0], "margin").parse::<f32>().is_ok());
     // the same retake under the standard rules is an illegal move
     let dir = scratch("standard-ko");
     let g = games(&dir, &opts("--size 7 --games 1", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "illegal");
 
-    // Filling one's own eye is illegal.
-    let dir = scratch("riddles-eye");
-    let a = bot("--answers 'place_move 1 0;place_move 0 1;place_move 0 0'");
-    let b = bot("--answers 'place_move 2 2;place_move 2 1'");
+    // 1.0.3 refuses a stone with no empty neighbour (black's corner): the
+    // turn is lost, not the game; 1.0.2 lets it join its string.
+    let a = bot("--answers 'place_move 1 0;place_move 0 1;place_move 0 0;pass;pass'");
+    let b = bot("--answers 'place_move 2 2;place_move 2 1;pass;pass;pass'");
+    let dir = scratch("riddles-refused");
     let g = games(&dir, &opts("--size 3 --games 1 --rules riddles", &[&a, &b]));
-    assert_eq!(field(&g[0], "reason"), "illegal");
-    assert!(field(&g[0], "detail").contains("fills its own eye"));
+    assert_eq!(field(&g[0], "reason"), "own_passes");
+    assert!(field(&g[0], "black_stats").contains("\"illegal\":1"));
+    let sgf = read(dir.join("out/game-0001.sgf"));
+    assert!(sgf.contains("refused"), "{sgf}");
+    let dir = scratch("riddles-1.0.2-joins");
+    let g = games(
+        &dir,
+        &opts("--size 3 --games 1 --rules riddles-1.0.2", &[&a, &b]),
+    );
+    assert!(field(&g[0], "black_stats").contains("\"illegal\":0"));
 }
 
 #[test]
@@ -591,7 +616,8 @@ fn games_begin_from_recorded_positions() {
     }
 
     // under --rules riddles a start is checked as the referee will replay
-    // it: black's fifth move fills its own eye at the corner
+    // it: black's fifth move sets a stone with no empty neighbour at the
+    // corner, which 1.0.3 refuses
     let eye_fill = dir.join("eye-fill");
     std::fs::create_dir_all(&eye_fill).unwrap();
     std::fs::write(
@@ -608,10 +634,7 @@ fn games_begin_from_recorded_positions() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("game-0001.sgf: move 5: fills its own eye"),
-        "{err}"
-    );
+    assert!(err.contains("game-0001.sgf: move 5: suicide"), "{err}");
     assert!(
         !refused.exists(),
         "a match began from a start it cannot replay"

@@ -2,7 +2,7 @@
 //! counts (never the clock), so every run decides the same.
 
 use std::sync::atomic::AtomicBool;
-use tengen::go::{Board, Cell, Color, Game, Move};
+use tengen::go::{Board, Cell, Color, End, Game, Move, Rules};
 use tengen::search::playout::random_move;
 use tengen::search::rng::Rng;
 use tengen::search::{Budget, Config, Horizon, Searcher};
@@ -128,10 +128,12 @@ fn connects_at_its_false_eye_unless_the_rules_forbid_it() {
     let fill = at(&g, 1, 4);
     assert!(!g.board().is_eye(Color::Black, g.board().point(1, 4)));
     assert_plays(&g, None, 2000, fill);
-    g.forbid_own_eye_fills(true);
+    // Riddles.io 1.0.3: the stone would have no empty neighbour
+    g.set_rules(Rules::Riddles103);
+    assert!(!g.is_legal(fill));
     for seed in 1..=3 {
         let mv = think(&g, None, 2000, seed);
-        assert_ne!(mv, fill, "seed {seed} filled an eye the rules forbid");
+        assert_ne!(mv, fill, "seed {seed} played a stone the rules refuse");
         assert!(g.is_legal(mv));
     }
 }
@@ -236,8 +238,8 @@ fn only_legal_moves_over_200_random_positions() {
             }
         }
         let moves_left = (k % 4 == 0).then_some(1 + k % 7);
-        // every other position under the Riddles.io rule against own-eye fills
-        g.forbid_own_eye_fills(k % 2 == 1);
+        // each rule set in turn: 1.0.3 refuses more stones
+        g.set_rules(Rules::ALL[k % 3]);
         let (mv, _) = s.think(&g, Horizon { moves_left }, Budget::playouts(150));
         assert!(
             g.is_legal(mv),
@@ -250,15 +252,13 @@ fn only_legal_moves_over_200_random_positions() {
                 !g.board().is_eye(c, p),
                 "position {k}: {mv:?} fills an own eye"
             );
-            let own_around = g
-                .board()
-                .neighbors(p)
-                .iter()
-                .all(|&n| matches!(g.board().at(n), Cell::Off) || g.board().at(n) == c.stone());
-            assert!(
-                !(own_around && g.own_eye_fills_illegal()),
-                "position {k}: {mv:?} fills an own eye the rules forbid"
-            );
+            if g.rules() == Rules::Riddles103 {
+                let b = g.board();
+                assert!(
+                    b.nbr_count(p, Cell::Empty) > 0 || b.captures_at(c, p),
+                    "position {k}: {mv:?} has no empty neighbour"
+                );
+            }
         }
     }
 }
@@ -329,4 +329,103 @@ fn a_playout_cap_in_the_config_bounds_every_search() {
     // and a budget below the cap still wins
     let (_, stats) = searcher(1).think(&g, Horizon { moves_left: None }, Budget::playouts(50));
     assert!(stats.playouts <= 50, "{stats:?}");
+}
+
+/// Black takes the ko at (2, 1) under `rules`, leaving white to move with
+/// the retake at (1, 1).
+fn after_ko_capture(diagram: &str, rules: Rules) -> Game {
+    let mut g = game(diagram, Color::Black).with_rules(rules);
+    g.play(at(&g, 2, 1)).unwrap();
+    g
+}
+
+/// Under the Riddles.io rules retaking the ko at once ends the game. White
+/// wins the count as the board stands, but its two strings in the lower
+/// half are dead and black takes them if the game goes on: white ends the
+/// game by retaking. Under the standard rules the retake is illegal.
+#[test]
+fn takes_a_ko_retake_that_ends_the_game_won() {
+    let diagram = ". X O . O O O O O
+                   X O . O O O O O O
+                   . X O O O O O O O
+                   X X O O O O O O O
+                   X X X X X X X X X
+                   X X O O O O O . X
+                   X X X X X X X X X
+                   X O O O O O O O .
+                   X X X X X X X X X";
+    let g = after_ko_capture(diagram, Rules::Riddles102);
+    let retake = at(&g, 1, 1);
+    let mut ended = g.clone();
+    ended.play(retake).unwrap();
+    assert_eq!(ended.end(), Some(End::KoRetake));
+    assert!(ended.margin() < 0.0, "white wins by the count");
+    assert!(g.margin() > 0.0, "white loses the count without the retake");
+    for seed in 1..=3 {
+        let (mv, stats) = searcher(seed).think(&g, NO_LIMIT, Budget::playouts(2000));
+        assert_eq!(mv, retake, "seed {seed}");
+        // a known win, not a playout estimate: the game ends there
+        assert!(stats.winrate > 0.95, "seed {seed}: {}", stats.winrate);
+    }
+    let standard = after_ko_capture(diagram, Rules::Standard);
+    assert!(!standard.is_legal(retake));
+}
+
+/// The same ending is avoided where the count after it loses: white
+/// captures five stones instead (the retake captures one, so the
+/// fallback's taste for captures would take it).
+#[test]
+fn avoids_a_ko_retake_that_ends_the_game_lost() {
+    let g = after_ko_capture(
+        ". X O . . . . . .
+         X O . O . . . . .
+         . X O . . . . . .
+         X X O . . . . . .
+         X X O O O O O O O
+         X X O X X X X X .
+         X X O O O O O O O
+         X X X X X X X X X
+         . . . . . . . . .
+         . . . . . . . . .",
+        Rules::Riddles102,
+    );
+    let mut ended = g.clone();
+    ended.play(at(&g, 1, 1)).unwrap();
+    assert_eq!(ended.end(), Some(End::KoRetake));
+    assert!(ended.margin() > 0.0, "black wins if white retakes");
+    for seed in 1..=3 {
+        let mv = think(&g, None, 2000, seed);
+        assert_ne!(mv, at(&g, 1, 1), "seed {seed}");
+    }
+}
+
+/// Under the Riddles.io rules a player's second pass in a row ends the
+/// game, and the raw area decides: black, ahead by 5 points without komi
+/// (behind by 2.5 with it), passed last turn and passes again to end it.
+/// Under the standard rules white's pass alone would end the game, and
+/// black, losing that count, plays on.
+#[test]
+fn a_second_own_pass_ends_a_won_riddles_game() {
+    let diagram = ". . X O .
+                   . . X O .
+                   . . X O .
+                   . . X O .
+                   . . X O .";
+    let mut g = game(diagram, Color::Black).with_rules(Rules::Riddles103);
+    assert_eq!(g.margin(), 5.0);
+    g.play(Move::Pass).unwrap();
+    assert!(!g.pass_ends(), "white's pass would end nothing");
+    g.play(Move::Pass).unwrap();
+    assert!(!g.is_over());
+    assert!(g.pass_ends(), "black's second pass would");
+    let mut ended = g.clone();
+    ended.play(Move::Pass).unwrap();
+    assert_eq!(ended.end(), Some(End::OwnPasses));
+    assert_plays(&g, None, 500, Move::Pass);
+
+    let mut std = game(diagram, Color::White);
+    std.play(Move::Pass).unwrap();
+    assert!(std.pass_ends());
+    assert_eq!(std.margin(), -2.5);
+    assert_ne!(think(&std, None, 500, 1), Move::Pass);
 }

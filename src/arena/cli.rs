@@ -5,6 +5,7 @@ use super::spec::PlayerSpec;
 use super::start::{self, Start};
 use super::time;
 use crate::go::field::Dialect;
+use crate::go::Rules;
 use crate::go::MAX_SIZE;
 use crate::tools::{no_more_args, parse_flag, take_flag, ToolError};
 use std::path::PathBuf;
@@ -66,11 +67,11 @@ Game:
                      swapped, so each position is played from both sides.
                      The moves count toward the round limit; both banks
                      start full. A screen of the late game
-  --dialect D        theaigames (default): player1/player2, ids 1 and 2,
+  --dialect D        theaigames (standard rules' default): player1/player2, ids 1 and 2,
                      field 0/1/2, `update game move M` sent (M: number
                      of the move to be played, from 1); or riddles:
-                     player0/player1, ids 0 and 1, field ./0/1 with -1 on
-                     empty points where the player to move may not play
+                     player0/player1, ids 0 and 1, field ./0/1 with -1 as
+                     the rules mark (default with --rules riddles*)
   --bank MS          the timebank: initial and maximum, in ms (default 10000)
   --per-move MS      added at each request (default 200): after an answer
                      taking E ms the bank is min(bank - E + per-move, bank max)
@@ -83,18 +84,24 @@ Game:
                      (default), or counts as a pass
   --hang-limit MS    longest wait for a player without clock (default 60000);
                      past it the request counts as a timeout
-  --rules standard|riddles
-                     standard (default): suicide and positional superko are
+  --rules R          standard (default): suicide and positional superko are
                      illegal; two passes in a row, the round limit or no
                      legal move for either player end the game; Tromp-Taylor
                      area count with komi, no dead stone removal.
-                     riddles adds the public Riddles.io referee's quirks: a
-                     player passing on two of its own turns in a row ends
-                     the game; an immediate ko retake ends the game at once
-                     (the board is counted without it); filling your own eye
-                     (an empty point whose neighbours are all your stones)
-                     is an illegal move; the first timeout loses (unless
-                     --timeouts says otherwise)
+                     riddles-1.0.2, riddles-1.0.3 (alias riddles): the
+                     public Riddles.io referee of that version, as its
+                     source rules: no superko; a refused answer loses the
+                     turn, not the game; a player passing on two of its own
+                     turns in a row, an immediate ko retake (counted with
+                     it) or a full board ends the game; raw area without
+                     komi wins, equal areas draw (the points lines still
+                     show komi); the first timeout loses (unless --timeouts
+                     says otherwise); the riddles dialect unless --dialect
+                     says otherwise. 1.0.3 refuses a stone with no empty
+                     neighbour after its captures, marks such points -1
+                     (a stone set there by a capture keeps the mark) and
+                     calls the board full once no empty point has an empty
+                     neighbour; 1.0.2 once no empty point is left
 
 Output, in DIR: game-NNNN.sgf per game (answer times in comments), one JSON
 line per finished game appended to games.jsonl as it ends, the bots' logs,
@@ -195,23 +202,27 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
         1,
     )?;
     let dialect = match take_flag(&mut args, "--dialect")?.as_deref() {
-        None | Some("theaigames") => Dialect::TheAiGames,
-        Some("riddles") => Dialect::Riddles,
+        None => None,
+        Some("theaigames") => Some(Dialect::TheAiGames),
+        Some("riddles") => Some(Dialect::Riddles),
         Some(v) => {
             return Err(ToolError::usage(format!(
                 "--dialect: theaigames or riddles, not {v:?}"
             )))
         }
     };
-    let riddles = match take_flag(&mut args, "--rules")?.as_deref() {
-        None | Some("standard") => false,
-        Some("riddles") => true,
-        Some(v) => {
-            return Err(ToolError::usage(format!(
-                "--rules: standard or riddles, not {v:?}"
-            )))
-        }
+    let rules: Rules = match take_flag(&mut args, "--rules")? {
+        None => Rules::Standard,
+        Some(v) => v
+            .parse()
+            .map_err(|e| ToolError::usage(format!("--rules: {e}")))?,
     };
+    // the Riddles.io referee speaks its own dialect
+    let dialect = dialect.unwrap_or(if rules.is_riddles() {
+        Dialect::Riddles
+    } else {
+        Dialect::TheAiGames
+    });
     let starts = match (from, from_move) {
         (None, None) => Vec::new(),
         (Some(dir), Some(k)) => {
@@ -221,7 +232,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
                     "--from-move {k} is past the round limit ({max_rounds})"
                 )));
             }
-            start::load(std::path::Path::new(&dir), k, size, riddles).map_err(ToolError::input)?
+            start::load(std::path::Path::new(&dir), k, size, rules).map_err(ToolError::input)?
         }
         _ => return Err(ToolError::usage("--from and --from-move go together")),
     };
@@ -234,7 +245,8 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
             )))
         }
     };
-    let timeouts = parse_flag(&mut args, "--timeouts")?.unwrap_or(if riddles { 1 } else { 2 });
+    let timeouts =
+        parse_flag(&mut args, "--timeouts")?.unwrap_or(if rules.is_riddles() { 1 } else { 2 });
     let max_timeouts = at_least("--timeouts", timeouts, 1)?;
     if let Some(a) = args.iter().find(|a| a.starts_with('-') && a.len() > 1) {
         return Err(ToolError::usage(format!(
@@ -282,7 +294,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
             bank_ms,
             per_move_ms,
             dialect,
-            riddles,
+            rules,
             illegal_pass,
             max_timeouts,
             hang_ms,

@@ -89,10 +89,7 @@ pub fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2]) 
         ("size", cfg.size.to_string()),
         ("komi", num(Some(cfg.komi))),
         ("dialect", string(&cfg.dialect.to_string())),
-        (
-            "rules",
-            string(if cfg.riddles { "riddles" } else { "standard" }),
-        ),
+        ("rules", string(&cfg.rules.to_string())),
         ("black_stats", side(&rec.sides[0])),
         ("white_stats", side(&rec.sides[1])),
         ("sgf", string(&sgf::file_name(rec.index))),

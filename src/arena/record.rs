@@ -14,6 +14,8 @@ pub enum Reason {
     OwnPasses,
     /// Riddles.io quirk: an immediate ko retake ends the game.
     KoRetake,
+    /// Riddles.io: no playable point left.
+    BoardFull,
     Timeout,
     Illegal,
     Crash,
@@ -32,6 +34,7 @@ impl Reason {
             Reason::NoLegalMove => "no_legal_move",
             Reason::OwnPasses => "own_passes",
             Reason::KoRetake => "ko_retake",
+            Reason::BoardFull => "board_full",
             Reason::Timeout => "timeout",
             Reason::Illegal => "illegal",
             Reason::Crash => "crash",
@@ -55,6 +58,7 @@ impl Reason {
                 | Reason::NoLegalMove
                 | Reason::OwnPasses
                 | Reason::KoRetake
+                | Reason::BoardFull
         )
     }
 }

@@ -5,12 +5,12 @@
 
 use super::bot::{self, Bot, Reply, Seat, Turn};
 use super::record::{GameRecord, MoveRec, Reason, SideStats};
-use super::rules::{self, Verdict};
+use super::rules::{self, Marks};
 use super::spec::PlayerSpec;
 use super::start::Start;
 use super::sys::Stop;
 use crate::go::field::Dialect;
-use crate::go::{Color, Game, Move};
+use crate::go::{self, Color, Game, Move, Rules};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -29,9 +29,10 @@ pub struct GameConfig {
     /// Added to the bank at each request, in ms.
     pub per_move_ms: u64,
     pub dialect: Dialect,
-    /// Reproduce the Riddles.io referee's quirks.
-    pub riddles: bool,
-    /// An illegal or unreadable answer is a pass rather than a loss.
+    /// Legality, endings and the winner.
+    pub rules: Rules,
+    /// An illegal or unreadable answer is a pass rather than a loss
+    /// (standard rules; the Riddles.io referee takes the turn away).
     pub illegal_pass: bool,
     /// Timeouts in a game that lose it.
     pub max_timeouts: u32,
@@ -60,7 +61,7 @@ pub fn log_name(index: usize, label: char) -> String {
 /// player could not be started at all, or the start's moves do not replay
 /// (the match cannot go on).
 pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameRecord>, String> {
-    let mut game = rules::new_game(cfg.size, cfg.komi, cfg.riddles);
+    let mut game = rules::new_game(cfg.size, cfg.komi, cfg.rules);
     let mut moves = Vec::new();
     if let Some(start) = job.start {
         // checked when the match began: the moves replay
@@ -104,11 +105,15 @@ pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameR
             Err(e) => return Err(e),
         }
     }
+    let mut marks = Marks::default();
+    marks.update(&game);
     let mut referee = Referee {
         cfg,
         specs,
         bots,
+        turns: game.moves().len(),
         game,
+        marks,
         bank: [cfg.bank_ms; 2],
         sides: Default::default(),
         moves,
@@ -160,6 +165,9 @@ struct Referee<'a> {
     specs: [&'a PlayerSpec; 2],
     bots: Vec<Box<dyn Bot>>,
     game: Game,
+    /// Turns taken, lost ones included: they count toward the round limit.
+    turns: usize,
+    marks: Marks,
     bank: [u64; 2],
     sides: [SideStats; 2],
     moves: Vec<MoveRec>,
@@ -173,7 +181,7 @@ impl Referee<'_> {
             if self.stop.is_set() {
                 return None;
             }
-            let n = self.game.moves().len();
+            let n = self.turns;
             let round = (n / 2 + 1) as u32;
             if round >= self.cfg.max_rounds {
                 let why = format!("round {round} reached the limit");
@@ -199,24 +207,16 @@ impl Referee<'_> {
     fn updates(&self, round: u32, move_no: usize) -> Vec<String> {
         let d = self.cfg.dialect;
         let names = rules::player_names(d);
-        let score = self.game.board().area_score(self.cfg.komi);
+        let points = rules::points(&self.game);
         let mut lines = vec![format!("update game round {round}")];
         if d == Dialect::TheAiGames {
             lines.push(format!("update game move {move_no}"));
         }
-        let field = rules::field_text(&self.game, d);
+        let field = rules::field_text(&self.game, d, &self.marks);
         lines.push(format!("update game field {field}"));
-        let white = score.white as f32 + self.cfg.komi;
-        lines.push(format!(
-            "update {} points {}",
-            names[0],
-            rules::points_text(score.black as f32)
-        ));
-        lines.push(format!(
-            "update {} points {}",
-            names[1],
-            rules::points_text(white)
-        ));
+        for (name, v) in names.iter().zip(points) {
+            lines.push(format!("update {name} points {}", rules::points_text(v)));
+        }
         lines
     }
 
@@ -282,35 +282,37 @@ impl Referee<'_> {
             self.bank[ci] = left.min(self.cfg.bank_ms);
         }
         self.sides[ci].times.push(ms);
-        let ruling = match rules::parse_answer(self.game.board(), &text) {
-            Err(why) => Err(why),
-            Ok(mv) => match rules::judge(&self.game, mv, self.cfg.riddles) {
-                Verdict::Legal => Ok(mv),
-                Verdict::Illegal(why) => Err(format!("{:?}: {why}", text.trim())),
-                Verdict::KoRetake => {
-                    let why = format!(
-                        "{who} retook a ko at once ({:?}) at move {move_no}: \
-                         the Riddles.io referee ends the game",
-                        text.trim()
-                    );
-                    return Step::Over(Reason::KoRetake, None, why);
-                }
-            },
-        };
+        let ruling = rules::parse_answer(self.game.board(), &text).and_then(|mv| {
+            rules::judge(&self.game, mv)
+                .map(|()| mv)
+                .map_err(|why| format!("{:?}: {why}", text.trim()))
+        });
+        self.turns += 1;
         let mv = match ruling {
-            Ok(mv) => mv,
+            Ok(mv) => Some(mv),
             Err(why) => {
                 self.sides[ci].illegal += 1;
-                if !self.cfg.illegal_pass {
+                if self.cfg.rules.is_riddles() {
+                    // the Riddles.io referee restores the board: a lost turn
+                    note.push_str(&format!("refused {why}, turn lost; "));
+                    None
+                } else if self.cfg.illegal_pass {
+                    note.push_str(&format!("illegal {why}, counted as a pass; "));
+                    Some(Move::Pass)
+                } else {
                     let why = format!("{who} played an illegal move at move {move_no}: {why}");
                     return Step::Over(Reason::Illegal, Some(c), why);
                 }
-                note.push_str(&format!("illegal {why}, counted as a pass; "));
-                Move::Pass
             }
         };
-        let xy = mv.point().map(|p| self.game.board().xy(p));
-        self.game.play(mv).expect("the move was judged legal");
+        let xy = mv.and_then(|m| m.point()).map(|p| self.game.board().xy(p));
+        match mv {
+            Some(mv) => {
+                self.game.play(mv).expect("the move was judged legal");
+            }
+            None => self.game.lose_turn(),
+        }
+        self.marks.update(&self.game);
         let note = note.trim_end_matches("; ").to_string();
         self.moves.push(MoveRec {
             color: c,
@@ -318,15 +320,18 @@ impl Referee<'_> {
             ms,
             note,
         });
-        if self.game.passes() >= 2 {
-            return Step::Over(Reason::TwoPasses, None, "two passes in a row".into());
+        match self.game.end() {
+            None => Step::Next,
+            Some(end) => {
+                let reason = match end {
+                    go::End::TwoPasses => Reason::TwoPasses,
+                    go::End::OwnPasses => Reason::OwnPasses,
+                    go::End::KoRetake => Reason::KoRetake,
+                    go::End::BoardFull => Reason::BoardFull,
+                };
+                Step::Over(reason, None, format!("{end} (move {move_no}, {who})"))
+            }
         }
-        let m = self.game.moves();
-        if self.cfg.riddles && mv.is_pass() && m.len() >= 3 && m[m.len() - 3].1.is_pass() {
-            let why = format!("{who} passed on two of its turns in a row (Riddles.io quirk)");
-            return Step::Over(Reason::OwnPasses, None, why);
-        }
-        Step::Next
     }
 
     fn record(
@@ -349,7 +354,7 @@ impl Referee<'_> {
                 (Some(w), format!("{}+{word}", w.letter()), None, None)
             }
             _ => {
-                let s = self.game.board().area_score(self.cfg.komi);
+                let s = self.game.board().area_score(self.game.counted_komi());
                 let area = Some((s.black, s.white));
                 (s.winner(), s.result(), Some(s.margin()), area)
             }

@@ -3,6 +3,7 @@
 
 use super::record::{GameRecord, Reason};
 use super::referee::GameConfig;
+use crate::go::Rules;
 use crate::go::{coord, Color};
 
 /// SGF text: `\` and `]` escaped.
@@ -16,10 +17,12 @@ pub fn file_name(index: usize) -> String {
 }
 
 pub fn write(rec: &GameRecord, cfg: &GameConfig, date: &str) -> String {
-    let rules = if cfg.riddles {
-        "Tromp-Taylor, positional superko, no suicide; Riddles.io referee quirks"
-    } else {
-        "Tromp-Taylor, positional superko, no suicide"
+    let rules = match cfg.rules {
+        Rules::Standard => "Tromp-Taylor, positional superko, no suicide",
+        Rules::Riddles102 => "Riddles.io 1.0.2: no suicide, ko retake ends, area without komi",
+        Rules::Riddles103 => {
+            "Riddles.io 1.0.3: a stone needs an empty neighbour, ko retake ends, area without komi"
+        }
     };
     // SGF writes a draw as `0`, a game without a result as `Void`
     let result = match rec.winner {

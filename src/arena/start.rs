@@ -4,8 +4,8 @@
 //! share a start with the colours swapped, so each position is played from
 //! both sides and its own lean cancels out.
 
-use super::rules;
 use crate::go::sgf::read_sgf;
+use crate::go::Rules;
 use crate::go::{Color, Game, Move};
 use std::path::Path;
 
@@ -50,10 +50,9 @@ impl Start {
 
 /// The first `k` moves of each game recorded in `dir` (its `game-*.sgf`, in
 /// name order) that went on past them, checked by replaying them on a
-/// `size` board under the match's rules (`riddles`: no own-eye fills, as the
-/// referee will replay them). Games that ended by move `k` are skipped;
+/// `size` board under the match's `rules`, as the referee will replay them. Games that ended by move `k` are skipped;
 /// none left, an unreadable record or a move the rules refuse is an error.
-pub fn load(dir: &Path, k: usize, size: usize, riddles: bool) -> Result<Vec<Start>, String> {
+pub fn load(dir: &Path, k: usize, size: usize, rules: Rules) -> Result<Vec<Start>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("--from {}: {e}", dir.display()))?;
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -82,11 +81,11 @@ pub fn load(dir: &Path, k: usize, size: usize, riddles: bool) -> Result<Vec<Star
             source: name.clone(),
             moves: rec.moves[..k].to_vec(),
         };
-        let mut game = rules::new_game(size, 0.0, riddles); // komi: no part in legality
+        let mut game = super::rules::new_game(size, 0.0, rules); // komi: no part in legality
         start
             .replay(&mut game)
             .map_err(|e| format!("{name}: {e}"))?;
-        if game.passes() >= 2 {
+        if game.is_over() {
             continue;
         }
         starts.push(start);

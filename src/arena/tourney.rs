@@ -133,7 +133,7 @@ fn header(cfg: &Config, summary: &Summary) -> String {
         g.size,
         g.komi,
         g.dialect,
-        if g.riddles { "riddles" } else { "standard" },
+        g.rules,
         g.bank_ms,
         g.per_move_ms,
         cfg.seed

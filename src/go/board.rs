@@ -11,6 +11,7 @@
 //! self-check in `text`.
 
 use super::color::{Cell, Color, Move};
+use super::rules::Legality;
 use super::score::{self, AreaScore, Framed};
 use super::zobrist::KEYS;
 use arrayvec::ArrayVec;
@@ -57,11 +58,6 @@ pub enum Illegal {
     Ko,
     /// Recreating an earlier position of the game (positional superko).
     Superko,
-    /// Filling a point the mover's own stones surround, where the rules
-    /// forbid it (a Riddles.io referee's quirk: [`Game::forbid_own_eye_fills`]).
-    ///
-    /// [`Game::forbid_own_eye_fills`]: super::Game::forbid_own_eye_fills
-    OwnEye,
 }
 
 impl fmt::Display for Illegal {
@@ -72,7 +68,6 @@ impl fmt::Display for Illegal {
             Illegal::Suicide => "suicide",
             Illegal::Ko => "ko",
             Illegal::Superko => "positional superko",
-            Illegal::OwnEye => "fills its own eye",
         })
     }
 }
@@ -182,6 +177,7 @@ pub struct Board {
     to_move: Color,
     last: [Move; 2],
     captures: [u32; 2],
+    legality: Legality,
 }
 
 impl Board {
@@ -211,6 +207,7 @@ impl Board {
             to_move: Color::Black,
             last: [Move::Pass; 2],
             captures: [0; 2],
+            legality: Legality::Liberties,
         };
         for y in 0..height {
             for x in 0..width {
@@ -260,6 +257,7 @@ impl Board {
         self.to_move = src.to_move;
         self.last = src.last;
         self.captures = src.captures;
+        self.legality = src.legality;
     }
 
     /// The 8 points around `p` in reading order: NW N NE W E SW S SE.
@@ -407,6 +405,37 @@ impl Board {
         self.captures[c.index()]
     }
 
+    /// What a stone needs to stand (the game's rules set it).
+    #[inline]
+    pub fn legality(&self) -> Legality {
+        self.legality
+    }
+    pub fn set_legality(&mut self, legality: Legality) {
+        self.legality = legality;
+    }
+
+    /// Whether some empty point has an empty neighbour (under
+    /// [`Legality::EmptyNeighbour`], where a game ends without one).
+    #[inline]
+    pub fn has_open_point(&self) -> bool {
+        self.empty_points()
+            .iter()
+            .any(|&e| self.nbr[ix(e)] & 0xF != 0)
+    }
+
+    /// Whether some empty point other than `p` has an empty neighbour other
+    /// than `p`: then one stays open whatever a stone on `p` does.
+    pub fn stays_open_after(&self, p: Point) -> bool {
+        self.empty_points().iter().any(|&e| {
+            let q = Point(e);
+            q != p
+                && self
+                    .neighbors(q)
+                    .into_iter()
+                    .any(|n| n != p && self.cells[n.idx()] == Cell::Empty)
+        })
+    }
+
     /// The empty points, in no particular order.
     #[inline]
     pub fn empty_points(&self) -> &[u16] {
@@ -529,14 +558,16 @@ impl Board {
                 return false;
             }
         }
-        // no empty neighbour: legal if an own string keeps a liberty or an
-        // enemy string is captured, and it does not retake a ko (a
-        // short-circuit: as a fold over all four the compiler built a
-        // vector of them through the stack, 3.5 % of the light playouts)
+        // no empty neighbour: legal if an own string keeps a liberty (where
+        // the rules let that count) or an enemy string is captured, and it
+        // does not retake a ko (a short-circuit: as a fold over all four the
+        // compiler built a vector of them through the stack, 3.5 % of the
+        // light playouts)
+        let joins = self.legality == Legality::Liberties;
         let lives = self.neighbors(p).into_iter().any(|n| {
             let cell = self.cells[n.idx()];
             let libs = self.libs[ix(self.head[n.idx()])];
-            ((cell == own) & (libs > 1)) | ((cell == opp) & (libs == 1))
+            ((cell == own) & (libs > 1) & joins) | ((cell == opp) & (libs == 1))
         });
         lives & !((p.0 == self.ko) & (c == self.to_move))
     }
@@ -553,7 +584,7 @@ impl Board {
 
     /// Whether the empty point `p` has only stones of `c` (or the edge) as
     /// neighbours: an eye of `c`, true or false, diagonals not considered.
-    /// Filling one is never our move, and a Riddles.io referee refuses it.
+    /// Filling one is never our move.
     #[inline]
     pub fn surrounded_by(&self, c: Color, p: Point) -> bool {
         self.cells[p.idx()] == Cell::Empty
@@ -605,23 +636,25 @@ impl Board {
         self.check(c, p).is_ok()
     }
 
-    /// Whether a stone of `c` on the empty point `p` would have no liberty
-    /// after its captures.
+    /// Whether a stone of `c` on the empty point `p` could not stand after
+    /// its captures: its string would have no liberty or, under
+    /// [`Legality::EmptyNeighbour`], the stone no empty neighbour.
     #[inline]
     pub fn is_suicide(&self, c: Color, p: Point) -> bool {
         if self.nbr[p.idx()] & 0xF != 0 {
             return false; // an empty neighbour is a liberty
         }
         let own = c.stone();
+        let joins = self.legality == Legality::Liberties;
         for n in self.neighbors(p) {
             let cell = self.cells[n.idx()];
-            if cell == Cell::Empty {
-                return false;
-            }
             if cell.is_stone() {
                 let libs = self.libs[self.head[n.idx()] as usize];
-                if (cell == own) == (libs > 1) {
-                    return false; // an own string keeps a liberty, or we capture
+                if cell == own && libs > 1 && joins {
+                    return false; // an own string keeps a liberty
+                }
+                if cell != own && libs == 1 {
+                    return false; // we capture
                 }
             }
         }

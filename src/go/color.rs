@@ -17,6 +17,14 @@ impl Color {
     }
 
     #[inline]
+    /// +1 for black, -1 for white: turns black's margin into this side's.
+    pub fn sign(self) -> f32 {
+        match self {
+            Color::Black => 1.0,
+            Color::White => -1.0,
+        }
+    }
+
     pub fn index(self) -> usize {
         self as usize
     }

@@ -3,24 +3,39 @@
 
 use super::board::{Board, Illegal, Point};
 use super::color::{Color, Move};
+use super::rules::{End, Rules};
 use fxhash::FxHashSet;
 
 #[derive(Clone, Debug)]
 pub struct Game {
     board: Board,
     komi: f32,
+    rules: Rules,
     /// Hash of every position that has stood on the board, the current one
     /// included.
     seen: FxHashSet<u64>,
     moves: Vec<(Color, Move)>,
     /// Passes in a row at the end of `moves`.
     passes: u32,
-    /// Whether filling a point one's own stones surround is illegal.
-    own_eye_fills_illegal: bool,
+    /// Whether each colour's last turn was a pass (a lost turn is none).
+    passed: [bool; 2],
+    ended: Option<End>,
 }
 
 impl Game {
-    /// An empty board, black to move.
+    /// An empty board, black to move, under the standard rules.
+    ///
+    /// ```
+    /// use tengen::go::{Game, Move, Rules};
+    /// let mut game = Game::new(9, 9, 7.5);
+    /// let tengen = game.board().point(4, 4);
+    /// game.play(Move::Play(tengen)).unwrap();
+    /// assert!(game.play(Move::Play(tengen)).is_err()); // occupied
+    /// game.play(Move::Pass).unwrap();
+    /// game.play(Move::Pass).unwrap();
+    /// assert!(game.is_over());
+    /// assert_eq!(game.rules(), Rules::Standard);
+    /// ```
     pub fn new(width: usize, height: usize, komi: f32) -> Game {
         Game::from_board(Board::new(width, height), komi)
     }
@@ -29,27 +44,34 @@ impl Game {
     pub fn from_board(board: Board, komi: f32) -> Game {
         let mut seen = FxHashSet::default();
         seen.insert(board.hash());
-        Game {
+        let mut game = Game {
             board,
             komi,
+            rules: Rules::Standard,
             seen,
             moves: Vec::new(),
             passes: 0,
-            own_eye_fills_illegal: false,
-        }
+            passed: [false; 2],
+            ended: None,
+        };
+        game.set_rules(Rules::Standard);
+        game
     }
 
-    /// Makes filling a point the mover's own stones surround (an eye, true
-    /// or false) illegal, as one version of the Riddles.io referee rules.
-    /// Elsewhere such a fill is legal, and sometimes the only way to save a
-    /// string: connecting at a false eye.
-    pub fn forbid_own_eye_fills(&mut self, on: bool) {
-        self.own_eye_fills_illegal = on;
+    /// The same game under `rules`: legality from now on, the endings and
+    /// the winner.
+    pub fn with_rules(mut self, rules: Rules) -> Game {
+        self.set_rules(rules);
+        self
     }
 
-    /// Whether [`Game::forbid_own_eye_fills`] is on.
-    pub fn own_eye_fills_illegal(&self) -> bool {
-        self.own_eye_fills_illegal
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.board.set_legality(rules.legality());
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     #[inline]
@@ -78,9 +100,33 @@ impl Game {
     pub fn passes(&self) -> u32 {
         self.passes
     }
-    /// Two passes in a row end the game.
+    /// Whether the game has ended by its rules (the round limit is the
+    /// referee's).
     pub fn is_over(&self) -> bool {
-        self.passes >= 2
+        self.ended.is_some()
+    }
+    /// How the game ended, if it has.
+    pub fn end(&self) -> Option<End> {
+        self.ended
+    }
+    /// Whether a pass by the side to move would end the game.
+    pub fn pass_ends(&self) -> bool {
+        let c = self.to_move();
+        self.rules
+            .pass_ends(self.passed[c.opp().index()], self.passed[c.index()])
+    }
+    /// Whether `c`'s last turn was a pass.
+    pub fn passed(&self, c: Color) -> bool {
+        self.passed[c.index()]
+    }
+    /// The komi the winner is decided with ([`Rules::counted_komi`]).
+    pub fn counted_komi(&self) -> f32 {
+        self.rules.counted_komi(self.komi)
+    }
+    /// The count that decides the game as the board stands: black's area
+    /// less white's and the counted komi (positive: black wins; 0: a draw).
+    pub fn margin(&self) -> f32 {
+        self.board.area_score(self.counted_komi()).margin()
     }
     /// Whether this position has stood on the board before (or stands now).
     pub fn has_seen(&self, hash: u64) -> bool {
@@ -92,7 +138,9 @@ impl Game {
     }
 
     /// Whether the side to move may play `mv`: board rules plus positional
-    /// superko (and the own-eye rule, if it is on). Passing is always legal.
+    /// superko where the rules have it. Under the Riddles.io rules an
+    /// immediate ko retake is legal (it ends the game). Passing is always
+    /// legal.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         match mv {
             Move::Pass => Ok(()),
@@ -106,11 +154,12 @@ impl Game {
 
     fn check_point(&self, p: Point) -> Result<(), Illegal> {
         let c = self.to_move();
-        self.board.check(c, p)?;
-        if self.own_eye_fills_illegal && self.board.surrounded_by(c, p) {
-            return Err(Illegal::OwnEye);
+        match self.board.check(c, p) {
+            Err(Illegal::Ko) if self.rules.ko_retake_ends() => return Ok(()),
+            Err(e) => return Err(e),
+            Ok(()) => {}
         }
-        if self.seen.contains(&self.board.hash_after(c, p)) {
+        if self.rules.superko() && self.seen.contains(&self.board.hash_after(c, p)) {
             return Err(Illegal::Superko);
         }
         Ok(())
@@ -122,18 +171,72 @@ impl Game {
         let c = self.to_move();
         let captured = match mv {
             Move::Pass => {
+                if self.pass_ends() {
+                    self.ended = Some(if self.rules.is_riddles() {
+                        End::OwnPasses
+                    } else {
+                        End::TwoPasses
+                    });
+                }
                 self.board.pass();
                 self.passes += 1;
                 0
             }
             Move::Play(p) => {
+                let retake = self.board.ko_point() == Some(p);
                 self.passes = 0;
-                self.board.play_legal(c, p)
+                let captured = self.board.play_legal(c, p);
+                if retake {
+                    self.ended = Some(End::KoRetake);
+                } else if self.rules.board_full(&self.board) {
+                    self.ended = Some(End::BoardFull);
+                }
+                captured
             }
         };
+        self.passed[c.index()] = mv.is_pass();
         self.seen.insert(self.board.hash());
         self.moves.push((c, mv));
         Ok(captured)
+    }
+
+    /// How the game would end if the side to move played `mv` (`None`:
+    /// it goes on), without playing it unless the board could fill up.
+    pub fn ending(&self, mv: Move) -> Option<End> {
+        let b = &self.board;
+        match mv {
+            Move::Pass if self.pass_ends() => Some(if self.rules.is_riddles() {
+                End::OwnPasses
+            } else {
+                End::TwoPasses
+            }),
+            Move::Pass => None,
+            Move::Play(p) if self.rules.ko_retake_ends() && b.ko_point() == Some(p) => {
+                Some(End::KoRetake)
+            }
+            Move::Play(p) => {
+                let may_fill = match self.rules {
+                    Rules::Standard => false,
+                    Rules::Riddles102 => b.empty_points().len() == 1,
+                    Rules::Riddles103 => !b.stays_open_after(p),
+                };
+                if !may_fill {
+                    return None;
+                }
+                let mut after = b.clone();
+                after.play_stone(b.to_move(), p).ok()?;
+                self.rules.board_full(&after).then_some(End::BoardFull)
+            }
+        }
+    }
+
+    /// The side to move loses its turn (a refused answer): the board stays,
+    /// the opponent moves next, and the turn counts as no pass.
+    pub fn lose_turn(&mut self) {
+        let c = self.to_move();
+        self.passed[c.index()] = false;
+        self.passes = 0;
+        self.board.set_to_move(c.opp());
     }
 
     /// Every legal move for the side to move, pass last.
@@ -150,9 +253,11 @@ impl Game {
 
     /// Replaces the position (a resync), keeping the history of what was
     /// known so superko stays respected. The move list is kept; passes reset.
-    pub fn reset_position(&mut self, board: Board) {
+    pub fn reset_position(&mut self, mut board: Board) {
+        board.set_legality(self.rules.legality());
         self.board = board;
         self.seen.insert(self.board.hash());
         self.passes = 0;
+        self.passed = [false; 2];
     }
 }

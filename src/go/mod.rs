@@ -1,5 +1,6 @@
 //! The rules of Go and nothing else: stones, strings, liberties, captures,
-//! legality (suicide, ko, positional superko), Tromp-Taylor area scoring,
+//! legality (suicide, ko, positional superko, the Riddles.io variants),
+//! Tromp-Taylor area scoring,
 //! coordinates, the arena's field format and SGF game records. No search,
 //! no I/O.
 
@@ -8,6 +9,7 @@ mod color;
 pub mod coord;
 pub mod field;
 mod game;
+pub mod rules;
 pub mod score;
 pub mod sgf;
 mod zobrist;
@@ -15,4 +17,5 @@ mod zobrist;
 pub use board::{Board, Illegal, Point, PointSet, MAX_POINTS, MAX_SIZE};
 pub use color::{Cell, Color, Move};
 pub use game::Game;
+pub use rules::{End, Legality, Rules};
 pub use score::AreaScore;

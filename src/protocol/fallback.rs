@@ -5,13 +5,25 @@
 
 use crate::go::{Game, Move, Point};
 
-/// Legal moves other than pass, minus the points to avoid.
+/// Legal moves other than pass, minus the points to avoid and the moves
+/// that would end the game without winning it (a ko retake under the
+/// Riddles.io rules, say).
 pub fn candidates(game: &Game, avoid: &[Point]) -> Vec<Point> {
     game.legal_moves()
         .into_iter()
         .filter_map(Move::point)
-        .filter(|p| !avoid.contains(p))
+        .filter(|p| !avoid.contains(p) && !ends_unwon(game, Move::Play(*p)))
         .collect()
+}
+
+/// Whether `mv` ends the game without a win for the side playing it.
+pub fn ends_unwon(game: &Game, mv: Move) -> bool {
+    if game.ending(mv).is_none() {
+        return false;
+    }
+    let me = game.to_move();
+    let mut after = game.clone();
+    after.play(mv).is_err() || after.margin() * me.sign() <= 0.0
 }
 
 /// A quick, safe move for the side to move.

@@ -3,11 +3,18 @@
 //! last move and find the one stone (and its captures) or the pass that
 //! explains it. When nothing explains it we take the field as it is and keep
 //! the history, so superko still knows every position that stood.
+//!
+//! On Riddles.io the fields also tell which version of the referee runs
+//! (`docs/protocol.md`): `-1` marks mean 1.0.3; a point with no empty
+//! neighbour left unmarked means 1.0.2. Until one shows, we play by 1.0.3,
+//! whose legal moves are legal under 1.0.2 too. A `-1` may hide a stone (one
+//! set by a capture on a marked point keeps the mark), so a marked cell
+//! matches a stone or an empty point with no empty neighbour.
 
 use super::lines::Line;
 use super::settings::Settings;
 use crate::go::field::{self, Dialect, FieldCell};
-use crate::go::{Board, Cell, Color, Game, Move, Point};
+use crate::go::{Board, Cell, Color, Game, Move, Point, Rules};
 use crate::search::Horizon;
 
 /// A field as read, in colours: each dialect's ids mapped to black and white
@@ -17,9 +24,65 @@ pub struct Seen {
     pub dialect: Dialect,
     pub width: usize,
     pub height: usize,
+    /// The cells, a marked one (`-1`) read as empty.
     pub cells: Vec<Cell>,
-    /// Points Riddles.io marks `-1`: empty, but the engine might refuse them.
-    pub hints: Vec<usize>,
+    /// Whether each cell is marked `-1`.
+    pub marked: Vec<bool>,
+}
+
+impl Seen {
+    fn any_marked(&self) -> bool {
+        self.marked.iter().any(|&m| m)
+    }
+
+    /// Whether some unmarked empty cell has no empty neighbour (what the
+    /// 1.0.3 referee would have marked).
+    fn unmarked_closed_point(&self) -> bool {
+        let (w, h) = (self.width, self.height);
+        let empty = |x: usize, y: usize| self.cells[y * w + x] == Cell::Empty;
+        (0..w * h).any(|i| {
+            let (x, y) = (i % w, i / w);
+            empty(x, y)
+                && !self.marked[i]
+                && !(x > 0 && empty(x - 1, y)
+                    || x + 1 < w && empty(x + 1, y)
+                    || y > 0 && empty(x, y - 1)
+                    || y + 1 < h && empty(x, y + 1))
+        })
+    }
+
+    /// Whether `board` shows what this field shows: the same cells, and
+    /// where the referee `marking` marks, `-1` exactly on the empty points
+    /// with no empty neighbour and on the stones in `stale` ([`carry`]).
+    fn fits(&self, board: &Board, stale: &[bool], marking: bool) -> bool {
+        board.points().enumerate().all(|(i, p)| {
+            let cell = board.at(p);
+            let mark = marking
+                && match cell {
+                    Cell::Empty => board.nbr_count(p, Cell::Empty) == 0,
+                    _ => stale.get(i).copied().unwrap_or(false),
+                };
+            self.marked[i] == mark && (mark || cell == self.cells[i])
+        })
+    }
+}
+
+/// The stones that read `-1` once `mv` is played on `before` (giving
+/// `after`), from those that did (`stale`): a stone set on a point with no
+/// empty neighbour keeps that point's mark, as the 1.0.3 referee updates
+/// only empty points; a point emptied loses its mark.
+fn carry(stale: &[bool], before: &Board, after: &Board, mv: Move) -> Vec<bool> {
+    after
+        .points()
+        .enumerate()
+        .map(|(i, p)| match after.at(p) {
+            Cell::Black | Cell::White if mv.point() == Some(p) => {
+                before.nbr_count(p, Cell::Empty) == 0
+            }
+            Cell::Black | Cell::White => stale.get(i).copied().unwrap_or(false),
+            _ => false,
+        })
+        .collect()
 }
 
 /// What the caller needs to answer this turn.
@@ -29,7 +92,8 @@ pub struct Turn {
     pub horizon: Horizon,
     /// Our moves still to play by the round limit, this one included.
     pub own_moves_to_limit: usize,
-    /// Points not to answer (the engine's `-1` hints).
+    /// Points not to answer: the referee refused them in this very
+    /// position.
     pub avoid: Vec<Point>,
 }
 
@@ -49,6 +113,16 @@ pub struct Table {
     komi: Option<f32>,
     turns: usize,
     resyncs: usize,
+    /// The Riddles.io referee's version, once a field has shown it.
+    referee: Option<Rules>,
+    /// The stones of our game that the referee shows as `-1` ([`carry`]).
+    stale: Vec<bool>,
+    /// Our game before our last answer (with its `stale`), and that
+    /// answer: if the referee refused it, the game goes on from there.
+    before_ours: Option<(Game, Vec<bool>, Move)>,
+    /// Answers the referee refused, with the position (hash) they were
+    /// refused in.
+    refused: Vec<(u64, Point)>,
 }
 
 impl Table {
@@ -112,18 +186,13 @@ impl Table {
                 FieldCell::Stone(_) => Cell::White,
             })
             .collect();
-        let hints = text
-            .split(',')
-            .enumerate()
-            .filter(|(_, c)| c.trim() == "-1")
-            .map(|(i, _)| i)
-            .collect();
+        let marked = text.split(',').map(|c| c.trim() == "-1").collect();
         Ok(Seen {
             dialect: f.dialect,
             width,
             height,
             cells,
-            hints,
+            marked,
         })
     }
 
@@ -160,19 +229,19 @@ impl Table {
                 self.read_komi(s);
             }
         }
-        let dialect = seen.as_ref().or(self.last.as_ref()).map(|s| s.dialect);
+        let rules = self.rules_shown(seen.as_ref());
         let game = self.game_sized(seen.as_ref());
-        // one version of the Riddles.io referee refuses these fills; other
-        // referees allow them, and connecting at a false eye needs one
-        game.forbid_own_eye_fills(dialect == Some(Dialect::Riddles));
-        let avoid = seen.as_ref().map_or_else(Vec::new, |s| {
-            let b = game.board();
-            s.hints
-                .iter()
-                .map(|&i| b.point(i % s.width, i / s.width))
-                .collect()
-        });
+        if game.rules() != rules {
+            game.set_rules(rules);
+        }
         self.sync(seen.as_ref(), us);
+        let hash = self.game().board().hash();
+        let avoid = self
+            .refused
+            .iter()
+            .filter(|&&(h, _)| h == hash)
+            .map(|&(_, p)| p)
+            .collect();
         if seen.is_some() {
             self.last = seen;
         }
@@ -190,6 +259,39 @@ impl Table {
             own_moves_to_limit: own,
             avoid,
         }
+    }
+
+    /// The rules the fields show: the standard ones on TheAIGames; on
+    /// Riddles.io the referee's version once known, 1.0.3 until then.
+    fn rules_shown(&mut self, seen: Option<&Seen>) -> Rules {
+        let dialect = seen.or(self.last.as_ref()).map(|s| s.dialect);
+        if dialect != Some(Dialect::Riddles) {
+            return Rules::Standard;
+        }
+        if let Some(s) = seen {
+            if s.any_marked() {
+                if self.referee == Some(Rules::Riddles102) {
+                    log::warn!("-1 marks after all: the referee is 1.0.3");
+                }
+                if self.referee != Some(Rules::Riddles103) {
+                    log::info!("-1 marks: the Riddles.io referee is 1.0.3");
+                }
+                self.referee = Some(Rules::Riddles103);
+            } else if s.unmarked_closed_point() {
+                match self.referee {
+                    Some(Rules::Riddles103) => log::warn!(
+                        "a point with no empty neighbour is not marked, \
+                         which 1.0.3 would do: keeping its rules"
+                    ),
+                    Some(_) => {}
+                    None => {
+                        log::info!("no -1 marks where 1.0.3 puts them: the referee is 1.0.2");
+                        self.referee = Some(Rules::Riddles102);
+                    }
+                }
+            }
+        }
+        self.referee.unwrap_or(Rules::Riddles103)
     }
 
     /// Our game, on a board the size of the field (a new game if the size
@@ -215,14 +317,31 @@ impl Table {
     }
 
     fn sync(&mut self, seen: Option<&Seen>, us: Color) {
+        let before = self.before_ours.take();
+        let marking = self.referee == Some(Rules::Riddles103);
         let Some(game) = self.game.as_mut() else {
             return;
         };
+        let stale = &mut self.stale;
         let resync_from = match seen {
-            Some(s) => follow(game, us, &s.cells).err().map(|why| {
-                log::warn!("resync from the field: {why}");
-                s
-            }),
+            Some(s) => match follow(game, stale, us, s, marking) {
+                Ok(()) => None,
+                Err(why) => match before.and_then(|b| refused(b, us, s, marking)) {
+                    Some((g, marks, hash, p)) => {
+                        log::warn!(
+                            "the referee refused our move at {:?}: turn lost",
+                            g.board().xy(p)
+                        );
+                        self.refused.push((hash, p));
+                        (*game, *stale) = (g, marks);
+                        None
+                    }
+                    None => {
+                        log::warn!("resync from the field: {why}");
+                        Some(s)
+                    }
+                },
+            },
             // asked again with no news: our answer was not taken
             None if self.turns > 0 && game.to_move() != us => match &self.last {
                 Some(last) => {
@@ -239,7 +358,7 @@ impl Table {
         };
         if let Some(s) = resync_from {
             self.resyncs += 1;
-            resync(game, us, s);
+            *stale = resync(game, us, s);
         }
         if game.to_move() != us {
             log::warn!("asked to move as {us} with {} to move", game.to_move());
@@ -251,9 +370,13 @@ impl Table {
     pub fn play_ours(&mut self, mv: Move) {
         self.turns += 1;
         if let Some(g) = &mut self.game {
+            let before = g.clone();
             if let Err(why) = g.play(mv) {
                 log::error!("our own answer {mv:?} is illegal here: {why}");
             }
+            let stale = carry(&self.stale, before.board(), g.board(), mv);
+            let old = std::mem::replace(&mut self.stale, stale);
+            self.before_ours = mv.point().is_some().then_some((before, old, mv));
         }
     }
 
@@ -286,47 +409,102 @@ impl Table {
 }
 
 /// Explains the field from our board: no change (if the opponent is to move,
-/// a pass) or one opponent stone with its captures.
-fn follow(game: &mut Game, us: Color, cells: &[Cell]) -> Result<(), String> {
+/// a pass) or one opponent stone with its captures. The stone may hide under
+/// a `-1` mark if it captured. `stale` follows the game ([`carry`]).
+fn follow(
+    game: &mut Game,
+    stale: &mut Vec<bool>,
+    us: Color,
+    seen: &Seen,
+    marking: bool,
+) -> Result<(), String> {
     let board = game.board();
-    let ours = board.cells();
     if game.to_move() == us {
-        return if ours == cells {
+        return if seen.fits(board, stale, marking) {
             Ok(())
         } else {
             Err("the field changed while it was our turn".into())
         };
     }
-    if ours == cells {
+    if seen.fits(board, stale, marking) {
         log::debug!("the opponent passed");
         return game.play(Move::Pass).map(|_| ()).map_err(|e| e.to_string());
     }
-    let new: Vec<usize> = (0..cells.len())
-        .filter(|&i| ours[i] == Cell::Empty && cells[i] == us.opp().stone())
+    let them = us.opp();
+    let ours = board.cells();
+    let at = |i: usize| board.point(i % board.width(), i / board.width());
+    let mut new: Vec<usize> = (0..ours.len())
+        .filter(|&i| ours[i] == Cell::Empty && seen.cells[i] == them.stone())
         .collect();
-    let &[i] = new.as_slice() else {
-        return Err(format!("{} new {} stones", new.len(), us.opp()));
-    };
-    let p = board.point(i % board.width(), i / board.width());
-    let mut next = game.clone();
-    next.play(Move::Play(p))
-        .map_err(|e| format!("the opponent's stone at {:?} is illegal: {e}", board.xy(p)))?;
-    if next.board().cells() != cells {
-        return Err("stones changed that the opponent's move does not explain".into());
+    if new.is_empty() {
+        // a capture on a marked point shows no new stone
+        new = (0..ours.len())
+            .filter(|&i| seen.marked[i] && ours[i] == Cell::Empty)
+            .filter(|&i| board.captures_at(them, at(i)))
+            .collect();
     }
-    log::debug!("the opponent played {:?}", board.xy(p));
-    *game = next;
-    Ok(())
+    let mut why = format!("{} new {them} stones", new.len());
+    if new.len() > 2 {
+        return Err(why);
+    }
+    for i in new {
+        let p = at(i);
+        let mut next = game.clone();
+        match next.play(Move::Play(p)) {
+            Err(e) => why = format!("the opponent's stone at {:?} is illegal: {e}", board.xy(p)),
+            Ok(_) => {
+                let marks = carry(stale, board, next.board(), Move::Play(p));
+                if seen.fits(next.board(), &marks, marking) {
+                    log::debug!("the opponent played {:?}", board.xy(p));
+                    (*game, *stale) = (next, marks);
+                    return Ok(());
+                }
+                why = "stones changed that the opponent's move does not explain".into();
+            }
+        }
+    }
+    Err(why)
 }
 
-/// Takes the field as the position, keeping the history.
-fn resync(game: &mut Game, us: Color, seen: &Seen) {
-    match Board::from_cells(seen.width, seen.height, &seen.cells) {
+/// The game as it stands if the referee refused our answer and the
+/// opponent then moved: `before` is our game (and its stale marks) before
+/// that answer. Returns it with its marks, the position (hash) the answer
+/// was refused in and the refused point, when the field shows just that.
+fn refused(
+    (mut game, mut stale, mv): (Game, Vec<bool>, Move),
+    us: Color,
+    seen: &Seen,
+    marking: bool,
+) -> Option<(Game, Vec<bool>, u64, Point)> {
+    let p = mv.point()?;
+    if game.to_move() != us {
+        return None;
+    }
+    let hash = game.board().hash();
+    game.lose_turn();
+    follow(&mut game, &mut stale, us, seen, marking).ok()?;
+    Some((game, stale, hash, p))
+}
+
+/// Takes the field as the position, keeping the history. A marked cell
+/// keeps the stone our board has there, if any. Returns the stones left
+/// under marks.
+fn resync(game: &mut Game, us: Color, seen: &Seen) -> Vec<bool> {
+    let ours = game.board().cells();
+    let kept = |i: usize| seen.marked[i] && ours.get(i).is_some_and(|c| c.is_stone());
+    let cells: Vec<Cell> = (0..seen.cells.len())
+        .map(|i| if kept(i) { ours[i] } else { seen.cells[i] })
+        .collect();
+    match Board::from_cells(seen.width, seen.height, &cells) {
         Ok(mut b) => {
             b.set_to_move(us);
             game.reset_position(b);
+            (0..cells.len()).map(kept).collect()
         }
-        Err(why) => log::warn!("cannot take the field as a position: {why}"),
+        Err(why) => {
+            log::warn!("cannot take the field as a position: {why}");
+            Vec::new()
+        }
     }
 }
 

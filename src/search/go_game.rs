@@ -8,7 +8,7 @@ use super::policy::{self, PolicyConfig, Run};
 use super::replies::Replies;
 use super::rng::Rng;
 use super::tree::{Amaf, Prior, SearchGame};
-use crate::go::{Board, Cell, Color, Move, Point, MAX_POINTS, MAX_SIZE};
+use crate::go::{Board, Cell, Color, Move, Point, Rules, MAX_POINTS, MAX_SIZE};
 use arrayvec::ArrayVec;
 
 /// Action number of a pass (index 0 is never a point of the board).
@@ -108,11 +108,18 @@ impl Default for PriorConfig {
 /// A Go position inside the search.
 pub struct GoState {
     pub board: Board,
+    /// The komi the winner is decided with.
     pub komi: f32,
+    /// The game's rules (the board knows their legality).
+    pub rules: Rules,
     /// Moves (plies) left before the game stops at the round limit.
     pub moves_left: u32,
     /// Passes in a row so far.
     pub passes: u8,
+    /// Whether each colour's last turn was a pass.
+    pub passed: [bool; 2],
+    /// Whether the game has ended by its rules.
+    pub over: bool,
     pub policy: PolicyConfig,
     pub priors: PriorConfig,
     /// Weight of the score margin next to the win/loss result.
@@ -141,8 +148,11 @@ impl Clone for GoState {
         let GoState {
             board,
             komi,
+            rules,
             moves_left,
             passes,
+            passed,
+            over,
             policy,
             priors,
             score_weight,
@@ -152,7 +162,8 @@ impl Clone for GoState {
             replies: _,
         } = src;
         self.board.copy_from(board);
-        (self.komi, self.moves_left, self.passes) = (*komi, *moves_left, *passes);
+        (self.komi, self.rules, self.moves_left) = (*komi, *rules, *moves_left);
+        (self.passes, self.passed, self.over) = (*passes, *passed, *over);
         (self.policy, self.priors) = (*policy, *priors);
         (self.score_weight, self.score_scale) = (*score_weight, *score_scale);
     }
@@ -182,17 +193,26 @@ impl GoState {
         }
     }
 
+    /// Plays `mv`, noting when it ends the game (as
+    /// [`crate::go::Game::play`] rules it).
     fn play_move(&mut self, mv: Move) {
+        let c = self.board.to_move();
         match mv {
             Move::Pass => {
+                let (own, opp) = (self.passed[c.index()], self.passed[c.opp().index()]);
+                self.over |= self.rules.pass_ends(opp, own);
                 self.board.pass();
                 self.passes += 1;
             }
             Move::Play(p) => {
-                self.board.play_legal(self.board.to_move(), p);
+                // a retake is in the tree only where it ends the game
+                self.over |= self.board.ko_point() == Some(p);
+                self.board.play_legal(c, p);
                 self.passes = 0;
+                self.over |= self.rules.board_full(&self.board);
             }
         }
+        self.passed[c.index()] = mv.is_pass();
         self.moves_left = self.moves_left.saturating_sub(1);
     }
 
@@ -390,7 +410,7 @@ impl SearchGame for GoState {
 
     #[inline]
     fn is_over(&self) -> bool {
-        self.passes >= 2 || self.moves_left == 0
+        self.over || self.moves_left == 0
     }
 
     fn expand(&self, out: &mut Vec<Prior>) {
@@ -404,6 +424,11 @@ impl SearchGame for GoState {
             if b.is_sensible(c, p) {
                 out.push(self.prior(p, &ladders));
             }
+        }
+        // where retaking a ko ends the game, the tree weighs it (the
+        // playouts never take it)
+        if let Some(k) = b.ko_point().filter(|_| self.rules.ko_retake_ends()) {
+            out.push(self.prior(k, &ladders));
         }
         if self.priors.learned > 0.0 {
             self.add_learned(&mut out[first..]);
@@ -519,8 +544,11 @@ mod tests {
         GoState {
             board,
             komi: 7.5,
+            rules: Rules::Standard,
             moves_left: u32::MAX,
             passes: 0,
+            passed: [false; 2],
+            over: false,
             policy: PolicyConfig::default(),
             priors,
             score_weight: 0.0,

@@ -106,9 +106,10 @@ impl Searcher {
     fn komi(&self, game: &Game, horizon: Horizon, me: Color) -> f32 {
         let near_end = horizon.moves_left.is_some_and(|m| m <= DYNKOMI_HORIZON);
         if self.config.dynkomi <= 0.0 || near_end || other_side_passed(game) {
-            return game.komi();
+            return game.counted_komi();
         }
-        self.dynkomi.komi(game.komi(), me, game.moves().len())
+        self.dynkomi
+            .komi(game.counted_komi(), me, game.moves().len())
     }
 
     /// The search's view of `game`, played for `me`.
@@ -116,10 +117,13 @@ impl Searcher {
         GoState {
             board: game.board().clone(),
             komi: self.komi(game, horizon, me),
+            rules: game.rules(),
             moves_left: horizon
                 .moves_left
                 .map_or(u32::MAX, |m| m.min(u32::MAX as usize) as u32),
             passes: game.passes().min(2) as u8,
+            passed: [Color::Black, Color::White].map(|c| game.passed(c)),
+            over: game.is_over(),
             policy: self.config.policy,
             priors: self.config.priors,
             score_weight: self.config.score_weight,
@@ -162,8 +166,8 @@ impl Searcher {
         let state = self.state(game, horizon, me);
         let literal = literal_margin(game, me);
         let opponent_passed = other_side_passed(game);
-        if opponent_passed && literal > 0.0 {
-            debug!("opponent passed and the count wins by {literal}: pass");
+        if game.pass_ends() && literal > 0.0 {
+            debug!("passing ends the game and the count wins by {literal}: pass");
             return (
                 Move::Pass,
                 Stats {
@@ -622,14 +626,10 @@ fn settled(game: &Game) -> bool {
         .all(|(p, owner)| !matches!(b.at(p), crate::go::Cell::Empty) || owner.is_some())
 }
 
-/// The literal count (komi included) from `me`'s side.
+/// The literal count that decides the game (the counted komi included)
+/// from `me`'s side.
 fn literal_margin(game: &Game, me: Color) -> f32 {
-    let m = game.board().area_score(game.komi()).margin();
-    if me == Color::Black {
-        m
-    } else {
-        -m
-    }
+    game.margin() * me.sign()
 }
 
 fn pv_text(game: &Game, pv: &[Move]) -> String {

@@ -86,15 +86,18 @@ fn a_pass_and_a_capture_are_inferred() {
 }
 
 #[test]
-fn a_lost_answer_resyncs_and_keeps_history() {
+fn an_unexplained_field_resyncs_and_keeps_history() {
     let mut t = riddles(0);
     feed(&mut t, &[field(&Board::new(5, 5), Dialect::Riddles)]);
     t.begin_turn();
     let g = t.game();
     t.play_ours(at(&g, 2, 2));
-    // the engine refused our stone: white's stone alone appears
+    let mut ours = Board::new(5, 5);
+    ours.play_stone(Color::Black, ours.point(2, 2)).unwrap();
+    // two white stones and no black one: no move explains it
     let mut b = Board::new(5, 5);
     b.play_stone(Color::White, b.point(1, 1)).unwrap();
+    b.play_stone(Color::White, b.point(3, 3)).unwrap();
     feed(&mut t, &[field(&b, Dialect::Riddles)]);
     let turn = t.begin_turn();
     assert_eq!(t.resyncs(), 1);
@@ -102,9 +105,7 @@ fn a_lost_answer_resyncs_and_keeps_history() {
     let g = t.game();
     assert_eq!(g.board().cells(), b.cells());
     assert_eq!(g.to_move(), Color::Black);
-    // the position after our refused move stays forbidden
-    let mut ours = Board::new(5, 5);
-    ours.play_stone(Color::Black, ours.point(2, 2)).unwrap();
+    // the position after our move stays known to superko
     assert!(g.has_seen(ours.hash()));
 }
 
@@ -124,26 +125,149 @@ fn a_field_in_the_other_dialect_changes_nothing() {
     assert_eq!(t.game().moves().len(), 3);
 }
 
-#[test]
-fn own_eye_fills_are_illegal_in_the_riddles_dialect_only() {
-    for (dialect, forbidden) in [(Dialect::Riddles, true), (Dialect::TheAiGames, false)] {
-        let mut t = riddles(0);
-        // black to move with an eye at the corner, false (white holds the
-        // diagonal and the edge makes one enough)
-        let mut b = Board::new(5, 5);
-        for (c, x, y) in [
-            (Color::Black, 1, 0),
-            (Color::Black, 0, 1),
-            (Color::White, 1, 1),
-        ] {
-            b.play_stone(c, b.point(x, y)).unwrap();
-        }
-        feed(&mut t, &[field(&b, dialect)]);
-        t.begin_turn();
-        let g = t.game();
-        assert_eq!(g.own_eye_fills_illegal(), forbidden, "{dialect:?}");
-        assert_eq!(g.is_legal(at(&g, 0, 0)), !forbidden, "{dialect:?}");
+/// The field of `board` with the cells at `marked` (row-major indices)
+/// written `-1`, as the 1.0.3 referee writes them.
+fn marked_field(board: &Board, marked: &[usize]) -> String {
+    let cells: Vec<String> = field_text(board, Dialect::Riddles)
+        .split(',')
+        .enumerate()
+        .map(|(i, c)| {
+            if marked.contains(&i) {
+                "-1".into()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    format!("update game field {}", cells.join(","))
+}
+
+/// Black to move with a corner point (0, 0) that has no empty neighbour:
+/// white at (1, 0), black at (0, 1) and (1, 1).
+fn closed_corner() -> Board {
+    let mut b = Board::new(5, 5);
+    for (c, x, y) in [
+        (Color::White, 1, 0),
+        (Color::Black, 0, 1),
+        (Color::Black, 1, 1),
+    ] {
+        b.play_stone(c, b.point(x, y)).unwrap();
     }
+    b.set_to_move(Color::Black);
+    b
+}
+
+#[test]
+fn the_fields_tell_the_referee_s_version() {
+    // TheAIGames: the standard rules
+    let mut t = riddles(0);
+    feed(&mut t, &[field(&Board::new(5, 5), Dialect::TheAiGames)]);
+    t.begin_turn();
+    assert_eq!(t.game().rules(), Rules::Standard);
+    // Riddles.io with nothing to tell yet: 1.0.3, the stricter
+    let mut t = riddles(0);
+    feed(&mut t, &[field(&Board::new(5, 5), Dialect::Riddles)]);
+    t.begin_turn();
+    assert_eq!(t.game().rules(), Rules::Riddles103);
+    // the closed corner unmarked: 1.0.2, where black may join there
+    let b = closed_corner();
+    let mut t = riddles(0);
+    feed(&mut t, &[field(&b, Dialect::Riddles)]);
+    t.begin_turn();
+    let g = t.game();
+    assert_eq!(g.rules(), Rules::Riddles102);
+    assert!(g.is_legal(at(&g, 0, 0)));
+    // marked: 1.0.3, where the stone would have no empty neighbour
+    let mut t = riddles(0);
+    feed(&mut t, &[marked_field(&b, &[0])]);
+    t.begin_turn();
+    let g = t.game();
+    assert_eq!(g.rules(), Rules::Riddles103);
+    assert!(!g.is_legal(at(&g, 0, 0)));
+    // marks after a field that made it 1.0.2: 1.0.3 after all
+    let mut t = riddles(0);
+    feed(&mut t, &[field(&b, Dialect::Riddles)]);
+    t.begin_turn();
+    t.play_ours(Move::Pass);
+    feed(&mut t, &[marked_field(&b, &[0])]);
+    t.begin_turn();
+    assert_eq!(t.game().rules(), Rules::Riddles103);
+    // and a field without the marks 1.0.3 sends keeps 1.0.3
+    t.play_ours(Move::Pass);
+    feed(&mut t, &[field(&b, Dialect::Riddles)]);
+    t.begin_turn();
+    assert_eq!(t.game().rules(), Rules::Riddles103);
+}
+
+/// Our answer refused: the field comes back without our stone and with
+/// the opponent's move. The turn is lost, the game goes on from the field
+/// without a resync, and the point is not answered again here.
+#[test]
+fn a_refused_answer_is_recognised_and_not_repeated() {
+    let mut t = riddles(0);
+    let b = Board::new(5, 5);
+    feed(&mut t, &[field(&b, Dialect::Riddles)]);
+    t.begin_turn();
+    let g = t.game();
+    let ours = at(&g, 2, 2);
+    t.play_ours(ours);
+    // the referee kept the board and white played (0, 0)
+    let mut seen = b.clone();
+    seen.play_stone(Color::White, seen.point(0, 0)).unwrap();
+    feed(&mut t, &[field(&seen, Dialect::Riddles)]);
+    let turn = t.begin_turn();
+    assert_eq!(t.resyncs(), 0);
+    let g = t.game();
+    assert_eq!(g.board().cells(), seen.cells());
+    assert_eq!(g.moves(), &[(Color::White, at(&g, 0, 0))]);
+    // white's stone changed the position: (2, 2) may be tried again
+    assert!(turn.avoid.is_empty());
+    // refused again in a position where white then passed: avoided now
+    t.play_ours(ours);
+    feed(&mut t, &[field(&seen, Dialect::Riddles)]);
+    let turn = t.begin_turn();
+    assert_eq!(t.resyncs(), 0);
+    assert_eq!(turn.avoid, vec![g.board().point(2, 2)]);
+}
+
+/// White captures on a marked point: the new stone reads `-1`, yet the
+/// move is inferred; later fields keep the mark on it and still fit.
+#[test]
+fn a_capture_under_a_mark_is_inferred() {
+    // black (1, 0) and (0, 1) in atari at the marked corner
+    let mut b = Board::new(5, 5);
+    for (c, x, y) in [
+        (Color::Black, 1, 0),
+        (Color::White, 2, 0),
+        (Color::Black, 0, 1),
+        (Color::White, 1, 1),
+        (Color::Black, 4, 4),
+        (Color::White, 0, 2),
+    ] {
+        b.play_stone(c, b.point(x, y)).unwrap();
+    }
+    let mut t = riddles(0);
+    feed(&mut t, &[marked_field(&b, &[0])]);
+    t.begin_turn(); // a resync: the game starts mid-way
+    let resyncs = t.resyncs();
+    t.play_ours(Move::Play(b.point(3, 3)));
+    let mut after = t.game().board().clone();
+    after.play_stone(Color::White, after.point(0, 0)).unwrap();
+    // (0, 0) keeps its mark; (1, 0) and (0, 1) lost their empty neighbours
+    feed(&mut t, &[marked_field(&after, &[0, 1, 5])]);
+    t.begin_turn();
+    assert_eq!(t.resyncs(), resyncs);
+    let g = t.game();
+    assert_eq!(g.moves().last(), Some(&(Color::White, at(&g, 0, 0))));
+    assert_eq!(g.board().at(g.board().point(0, 0)), Cell::White);
+    // white passes: the same field fits, the hidden stone stays
+    t.play_ours(Move::Play(b.point(3, 4)));
+    let mut next = t.game().board().clone();
+    next.pass();
+    feed(&mut t, &[marked_field(&next, &[0, 1, 5])]);
+    t.begin_turn();
+    assert_eq!(t.resyncs(), resyncs);
+    assert_eq!(t.game().board().at(g.board().point(0, 0)), Cell::White);
 }
 
 #[test]
