@@ -1,0 +1,764 @@
+#!/usr/bin/env python3
+"""tools/teacher/label.py: labels Go positions with a KataGo teacher's raw policy and value.
+
+Python 3 standard library only. Needs a teacher directory made by tools/teacher/setup.sh
+(katago built with the Eigen backend, a network, the FTZ preload library, analysis.cfg
+and teacher.json).
+
+usage:
+  label.py --teacher-dir DIR [--out data/teacher] [--selfplay N] [SGF ...]
+  label.py --teacher-dir DIR --check
+
+For every position of every game (each position at which a move was played: turn 0 is
+the empty or setup board) it records KataGo's raw policy (one visit, no search) and its
+raw value. Inputs, in order:
+  1. SGF game records given on the command line (19x19 only; main line only);
+  2. with --selfplay N, up to N KataGo raw-policy self-play games: each move is sampled
+     from the policy with temperature --temp-open (default 1.0) for the first
+     --open-moves (30) moves and --temp (0.5) after, until two passes in a row or
+     --max-moves (300) moves. Their positions are labelled by the very queries that
+     chose the moves.
+
+Output: gzip'd JSON-lines shards in --out, named PREFIX-NNNN.jsonl.gz (PREFIX: the SGF
+files' folder name, or "selfplay"), at most --games-per-shard games each, one line per
+game; the format is described in data/teacher/README.md and in shard_line() below.
+
+Resumable: the shards are the record of what is done. At start every shard is read and
+games whose id is already there are skipped (self-play games are numbered, so the next
+one continues the count). Each finished game rewrites its shard to a temporary file that
+is then renamed over it, so a kill loses at most the game in progress. A lock on the
+output folder stops two labellers from writing it at once.
+
+Size budget: --max-bytes (default 30 MB) caps the total size of the shards in --out;
+the labeller stops when it is reached, so the repository stays lean.
+
+Progress (positions/s) goes to stderr, one line per game.
+"""
+
+import argparse
+import fcntl
+import gzip
+import io
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+
+SIZE = 19
+NPOS = SIZE * SIZE
+PASS = NPOS  # index of pass in KataGo's policy array
+GTP_COLS = "ABCDEFGHJKLMNOPQRST"  # no I
+SGF_COLS = "abcdefghijklmnopqrs"
+PASS_STR = ".."  # a pass in the compact move string
+FORMAT_VERSION = 1
+TOP_K = 8
+MIN_PERMILLE = 10  # top moves kept: probability >= 1 %
+RULES_TAG = "area,positional-superko,no-suicide"
+DEFAULT_RULES = {"hasButton": False, "ko": "POSITIONAL", "scoring": "AREA", "suicide": False,
+                 "tax": "NONE", "whiteHandicapBonus": "0", "friendlyPassOk": False}
+
+
+def log(msg):
+    sys.stderr.write(time.strftime("%Y-%m-%d %H:%M:%S ") + msg + "\n")
+    sys.stderr.flush()
+
+
+# --- coordinates --------------------------------------------------------------------
+# A point is an index into KataGo's policy array: row-major from the top-left (A19),
+# idx = y * 19 + x with y = 0 the top row; PASS (361) is a pass. SGF "xy" letters count
+# x from the left and y from the top, so they map straight onto (x, y).
+
+def sgf_to_idx(s):
+    """SGF move value ("pd", "" or "tt" for a pass on 19x19) -> policy index."""
+    if s == "" or s == "tt" or s == PASS_STR:
+        return PASS
+    if len(s) != 2 or s[0] not in SGF_COLS or s[1] not in SGF_COLS:
+        raise ValueError("bad SGF point %r" % s)
+    return SGF_COLS.index(s[1]) * SIZE + SGF_COLS.index(s[0])
+
+
+def idx_to_sgf(i):
+    """policy index -> two SGF letters, PASS_STR for a pass."""
+    if i == PASS:
+        return PASS_STR
+    if not 0 <= i < NPOS:
+        raise ValueError("bad index %r" % i)
+    return SGF_COLS[i % SIZE] + SGF_COLS[i // SIZE]
+
+
+def idx_to_gtp(i):
+    """policy index -> GTP vertex ("Q16", "pass"), as the analysis engine takes moves."""
+    if i == PASS:
+        return "pass"
+    y, x = divmod(i, SIZE)
+    return GTP_COLS[x] + str(SIZE - y)
+
+
+def gtp_to_idx(v):
+    v = v.strip().upper()
+    if v == "PASS":
+        return PASS
+    x = GTP_COLS.index(v[0])
+    row = int(v[1:])
+    if not 1 <= row <= SIZE:
+        raise ValueError("bad GTP vertex %r" % v)
+    return (SIZE - row) * SIZE + x
+
+
+def moves_to_str(moves):
+    return "".join(idx_to_sgf(i) for i in moves)
+
+
+def str_to_moves(s):
+    if len(s) % 2:
+        raise ValueError("odd-length move string")
+    return [sgf_to_idx(s[k:k + 2]) for k in range(0, len(s), 2)]
+
+
+# --- SGF ----------------------------------------------------------------------------
+
+def parse_sgf(text):
+    """Main line of an SGF game -> list of nodes, each a dict prop -> list of values."""
+    nodes = []
+    i, n = 0, len(text)
+    depth = 0          # nesting of '(' on the main line
+    skip = 0           # >0 while inside a side variation
+    seen_child = {}    # depth -> whether the main-line child variation was taken
+    node = None
+    while i < n:
+        c = text[i]
+        if c == "(":
+            if skip:
+                skip += 1
+            elif depth in seen_child and seen_child[depth]:
+                skip = 1   # a second variation at this level: not the main line
+            else:
+                seen_child[depth] = True
+                depth += 1
+                seen_child[depth] = False
+            i += 1
+        elif c == ")":
+            if skip:
+                skip -= 1
+            else:
+                depth -= 1
+            i += 1
+        elif c == ";":
+            if not skip:
+                node = {}
+                nodes.append(node)
+            i += 1
+        elif c.isalpha():
+            j = i
+            while j < n and text[j].isalpha():
+                j += 1
+            ident = "".join(ch for ch in text[i:j] if ch.isupper())
+            i = j
+            vals = []
+            while True:
+                while i < n and text[i].isspace():
+                    i += 1
+                if i >= n or text[i] != "[":
+                    break
+                i += 1
+                buf = []
+                while i < n and text[i] != "]":
+                    if text[i] == "\\" and i + 1 < n:
+                        i += 1
+                    buf.append(text[i])
+                    i += 1
+                i += 1
+                vals.append("".join(buf))
+            if not skip and node is not None:
+                node.setdefault(ident, []).extend(vals)
+        else:
+            i += 1
+    return nodes
+
+
+class Game:
+    def __init__(self, gid, src, moves, colors, komi, setup_b=(), setup_w=(), meta=None):
+        self.gid = gid
+        self.src = src
+        self.moves = list(moves)      # policy indices
+        self.colors = colors          # "B"/"W" per move
+        self.komi = komi
+        self.setup_b = list(setup_b)
+        self.setup_w = list(setup_w)
+        self.meta = meta or {}
+
+    def query_moves(self, upto=None):
+        ms = self.moves if upto is None else self.moves[:upto]
+        return [[self.colors[k], idx_to_gtp(m)] for k, m in enumerate(ms)]
+
+    def initial_stones(self):
+        return ([["B", idx_to_gtp(i)] for i in self.setup_b] +
+                [["W", idx_to_gtp(i)] for i in self.setup_w])
+
+
+def game_from_sgf(path, gid, default_komi=7.5):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        nodes = parse_sgf(f.read())
+    if not nodes:
+        raise ValueError("no SGF nodes")
+    root = nodes[0]
+    sz = root.get("SZ", ["19"])[0].split(":")[0]
+    if int(sz) != SIZE:
+        raise ValueError("board size %s, only 19 supported" % sz)
+    komi = float(root["KM"][0]) if root.get("KM") and root["KM"][0].strip() else default_komi
+    setup_b, setup_w = [], []
+    moves, colors = [], []
+    for k, nd in enumerate(nodes):
+        if k == 0 or not moves:
+            setup_b += [sgf_to_idx(v) for v in nd.get("AB", [])]
+            setup_w += [sgf_to_idx(v) for v in nd.get("AW", [])]
+        for col in ("B", "W"):
+            if col in nd:
+                moves.append(sgf_to_idx(nd[col][0].strip()))
+                colors.append(col)
+    meta = {}
+    for key, name in (("PB", "pb"), ("PW", "pw"), ("RE", "re")):
+        if root.get(key):
+            meta[name] = root[key][0]
+    return Game(gid, path, moves, "".join(colors), komi, setup_b, setup_w, meta)
+
+
+# --- quantisation and shard lines -----------------------------------------------------
+
+def quantise_policy(policy, top_k=TOP_K, min_permille=MIN_PERMILLE):
+    """KataGo policy array (362, -1 = illegal) -> (pass per-mille, move string, per-milles)
+    for the top_k board moves whose rounded per-mille is >= min_permille, best first."""
+    if len(policy) != NPOS + 1:
+        raise ValueError("policy has %d entries, want %d" % (len(policy), NPOS + 1))
+    p_pass = max(0, int(round(policy[PASS] * 1000)))
+    order = sorted((i for i in range(NPOS) if policy[i] > 0), key=lambda i: (-policy[i], i))
+    mv, qs = [], []
+    for i in order[:top_k]:
+        q = int(round(policy[i] * 1000))
+        if q < min_permille:
+            break
+        mv.append(idx_to_sgf(i))
+        qs.append(q)
+    return p_pass, "".join(mv), qs
+
+
+def quantise_value(winrate, lead):
+    """Black's winrate -> per-mille; Black's score lead -> tenths of a point."""
+    return int(round(winrate * 1000)), int(round(lead * 10))
+
+
+def position_record(policy, winrate, lead):
+    p_pass, mv, qs = quantise_policy(policy)
+    wq, lq = quantise_value(winrate, lead)
+    return [wq, lq, p_pass, mv, qs]
+
+
+def shard_line(game, positions, net, extra=None):
+    """One game as a dict (one JSON line of a shard).
+
+    id     unique game id           src   where it came from
+    size   19                       komi  komi     rules  RULES_TAG
+    net    teacher network          moves SGF letters, 2 per move, ".." = pass
+    colors only if not alternating B, W, B, ... (first mover: "first")
+    setup  {"B": "...", "W": "..."} setup stones, if any
+    pos    one entry per move k (the position before moves[k]):
+           [black winrate per-mille, black score lead in tenths, pass per-mille,
+            top board moves as SGF letters (up to 8, each >= 10 per-mille, best first),
+            their per-milles]
+    """
+    d = {"v": FORMAT_VERSION, "id": game.gid, "src": game.src, "size": SIZE,
+         "komi": game.komi, "rules": RULES_TAG, "net": net,
+         "moves": moves_to_str(game.moves)}
+    first = game.colors[0] if game.colors else "B"
+    alt = "".join("BW"[(k + (first == "W")) % 2] for k in range(len(game.colors)))
+    d["first"] = first
+    if game.colors != alt:
+        d["colors"] = game.colors
+    if game.setup_b or game.setup_w:
+        d["setup"] = {"B": moves_to_str(game.setup_b), "W": moves_to_str(game.setup_w)}
+    d.update(game.meta)
+    if extra:
+        d.update(extra)
+    d["pos"] = positions
+    return d
+
+
+def decode_position(rec):
+    """shard position entry -> dict with floats (for consumers and tests)."""
+    wq, lq, p_pass, mv, qs = rec
+    return {"winrate": wq / 1000.0, "lead": lq / 10.0, "pass": p_pass / 1000.0,
+            "top": [(sgf_to_idx(mv[2 * k:2 * k + 2]), q / 1000.0) for k, q in enumerate(qs)]}
+
+
+# --- shards --------------------------------------------------------------------------
+
+SHARD_RE = re.compile(r"^(?P<prefix>[A-Za-z0-9_.-]+?)-(?P<num>\d{4,})\.jsonl\.gz$")
+
+
+def read_shard(path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [line for line in f.read().split("\n") if line.strip()]
+
+
+def write_atomic(path, lines):
+    tmp = path + ".tmp"
+    raw = ("\n".join(lines) + "\n").encode("utf-8")
+    with open(tmp, "wb") as f:
+        # mtime=0 and no file name: the same content gives the same bytes
+        with gzip.GzipFile(filename="", mode="wb", fileobj=f, compresslevel=9, mtime=0) as gz:
+            gz.write(raw)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class ShardStore:
+    def __init__(self, outdir, games_per_shard):
+        self.outdir = outdir
+        self.games_per_shard = games_per_shard
+        os.makedirs(outdir, exist_ok=True)
+        for name in os.listdir(outdir):
+            if name.endswith(".jsonl.gz.tmp"):
+                os.remove(os.path.join(outdir, name))
+        self.done = set()
+        self.shards = {}  # prefix -> sorted list of shard numbers
+        self.open_lines = {}  # prefix -> (num, lines) of the last shard of the prefix
+        self.positions = 0
+        for name in sorted(os.listdir(outdir)):
+            m = SHARD_RE.match(name)
+            if not m:
+                continue
+            self.shards.setdefault(m.group("prefix"), []).append(int(m.group("num")))
+            for line in read_shard(os.path.join(outdir, name)):
+                d = json.loads(line)
+                self.done.add(d["id"])
+                self.positions += len(d.get("pos", []))
+
+    def path(self, prefix, num):
+        return os.path.join(self.outdir, "%s-%04d.jsonl.gz" % (prefix, num))
+
+    def total_bytes(self):
+        return sum(os.path.getsize(self.path(p, n)) for p, ns in self.shards.items() for n in ns)
+
+    def add(self, prefix, record):
+        if prefix not in self.open_lines:
+            nums = self.shards.get(prefix, [])
+            if nums:
+                num = max(nums)
+                lines = read_shard(self.path(prefix, num))
+            else:
+                num, lines = 0, []
+            self.open_lines[prefix] = (num, lines)
+        num, lines = self.open_lines[prefix]
+        if len(lines) >= self.games_per_shard:
+            num, lines = num + 1, []
+        lines = lines + [json.dumps(record, separators=(",", ":"))]
+        write_atomic(self.path(prefix, num), lines)
+        self.open_lines[prefix] = (num, lines)
+        if num not in self.shards.setdefault(prefix, []):
+            self.shards[prefix].append(num)
+        self.done.add(record["id"])
+        self.positions += len(record["pos"])
+
+
+# --- engine -------------------------------------------------------------------------
+
+class EngineError(Exception):
+    pass
+
+
+LIVE_ENGINES = []  # engines to kill if the labeller is stopped
+
+
+class Engine:
+    """KataGo's analysis engine over stdin/stdout (JSON lines)."""
+
+    def __init__(self, teacher, use_preload=True):
+        self.teacher = teacher
+        env = dict(os.environ)
+        if use_preload and teacher.get("preload"):
+            env["LD_PRELOAD"] = (teacher["preload"] + " " + env.get("LD_PRELOAD", "")).strip()
+        logdir = os.path.join(os.path.dirname(teacher["config"]), "logs")
+        os.makedirs(logdir, exist_ok=True)
+        self.errf = open(os.path.join(logdir, "katago.stderr"), "ab")
+        self.proc = subprocess.Popen(
+            [teacher["katago"], "analysis", "-config", teacher["config"], "-model", teacher["model"]],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errf, env=env,
+            bufsize=0)
+        self.out = io.TextIOWrapper(self.proc.stdout, encoding="utf-8")
+        self.counter = 0
+        self.rules = teacher.get("rules", DEFAULT_RULES)
+        LIVE_ENGINES.append(self)
+
+    def kill(self):
+        """Stops katago now (closing stdin would let it finish the query under way)."""
+        self.proc.kill()
+        self.close()
+
+    def close(self):
+        if self in LIVE_ENGINES:
+            LIVE_ENGINES.remove(self)
+        try:
+            self.proc.stdin.close()
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=20)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+        self.errf.close()
+
+    def cpu_seconds(self):
+        """CPU time katago has used so far (Linux /proc), 0 if unknown."""
+        try:
+            with open("/proc/%d/stat" % self.proc.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def _send(self, q):
+        try:
+            self.proc.stdin.write((json.dumps(q) + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+        except OSError as e:
+            raise EngineError("cannot write to katago: %s" % e)
+
+    def _recv(self):
+        line = self.out.readline()
+        if not line:
+            raise EngineError("katago exited (code %s)" % self.proc.poll())
+        return json.loads(line)
+
+    def analyze(self, moves, komi, turns=None, initial_stones=None):
+        """moves: [["B","Q16"], ...]. Returns {turn: (policy, black winrate, black lead)}
+        for each turn in turns (default: the last position only)."""
+        self.counter += 1
+        qid = "q%d" % self.counter
+        q = {"id": qid, "moves": moves, "rules": self.rules, "komi": komi,
+             "boardXSize": SIZE, "boardYSize": SIZE, "maxVisits": 1, "includePolicy": True}
+        if initial_stones:
+            q["initialStones"] = initial_stones
+        if turns is not None:
+            q["analyzeTurns"] = list(turns)
+            want = set(turns)
+        else:
+            want = {len(moves)}
+        self._send(q)
+        res = {}
+        while len(res) < len(want):
+            r = self._recv()
+            if r.get("id") not in (qid, None):
+                continue
+            if "error" in r:
+                raise QueryError(r.get("error", "") + " (field %s)" % r.get("field"))
+            if "warning" in r:
+                log("katago warning: %s" % r)
+                continue
+            t = r.get("turnNumber", len(moves))
+            ri = r["rootInfo"]
+            wr = ri.get("rawWinrate", ri["winrate"])
+            lead = ri.get("rawLead", ri["scoreLead"])
+            res[t] = (r["policy"], wr, lead)
+        return res
+
+
+class QueryError(Exception):
+    """KataGo rejected a query (e.g. an illegal move in a record)."""
+
+
+def load_teacher(d):
+    with open(os.path.join(d, "teacher.json")) as f:
+        t = json.load(f)
+    for k in ("katago", "model", "config"):
+        if not os.path.exists(t[k]):
+            raise SystemExit("label.py: %s missing (%s): run tools/teacher/setup.sh" % (k, t[k]))
+    return t
+
+
+# --- labelling ----------------------------------------------------------------------
+
+def label_game(engine, game):
+    """All positions of a recorded game in one query (analyzeTurns)."""
+    n = len(game.moves)
+    if n == 0:
+        return []
+    res = engine.analyze(game.query_moves(), game.komi, turns=list(range(n)),
+                         initial_stones=game.initial_stones() or None)
+    out = []
+    for t in range(n):
+        policy, wr, lead = res[t]
+        m = game.moves[t]
+        if m != PASS and policy[m] < 0:
+            raise QueryError("move %d (%s) is illegal per the teacher's policy" % (t, idx_to_sgf(m)))
+        out.append(position_record(policy, wr, lead))
+    return out
+
+
+def sample_move(policy, temperature, rng):
+    legal = [(i, p) for i, p in enumerate(policy) if p > 0]
+    if not legal:
+        return PASS
+    if temperature <= 0:
+        return max(legal, key=lambda t: t[1])[0]
+    ws = [p ** (1.0 / temperature) for _, p in legal]
+    r = rng.random() * sum(ws)
+    for (i, _), w in zip(legal, ws):
+        r -= w
+        if r <= 0:
+            return i
+    return legal[-1][0]
+
+
+def selfplay_game(engine, gid, komi, rng, temp_open, open_moves, temp, max_moves):
+    moves, colors, positions = [], "", []
+    while len(moves) < max_moves:
+        col = "BW"[len(moves) % 2]
+        qm = [[colors[k], idx_to_gtp(m)] for k, m in enumerate(moves)]
+        policy, wr, lead = engine.analyze(qm, komi)[len(moves)]
+        positions.append(position_record(policy, wr, lead))
+        m = sample_move(policy, temp_open if len(moves) < open_moves else temp, rng)
+        moves.append(m)
+        colors += col
+        if len(moves) >= 2 and moves[-1] == PASS and moves[-2] == PASS:
+            break
+    return Game(gid, "katago-selfplay", moves, colors, komi), positions
+
+
+def sgf_game_id(path):
+    p = os.path.abspath(path)
+    return "sgf/%s/%s" % (os.path.basename(os.path.dirname(p)), os.path.basename(p))
+
+
+class Progress:
+    def __init__(self):
+        self.t0 = time.time()
+        self.n = 0
+
+    def report(self, gid, npos, secs, store, extra=""):
+        self.n += npos
+        el = time.time() - self.t0
+        log("%s: %d positions in %.1f s (%.2f/s); session %d positions, %.2f/s; "
+            "total %d games, %d positions, %.2f MB%s" % (
+                gid, npos, secs, npos / max(secs, 1e-9), self.n, self.n / max(el, 1e-9),
+                len(store.done), store.positions, store.total_bytes() / 1e6, extra))
+
+
+def run(args):
+    teacher = load_teacher(args.teacher_dir)
+    net = teacher.get("network", "?").split()[0]
+    komi_default = float(teacher.get("komi", 7.5))
+    outdir = args.out
+    os.makedirs(outdir, exist_ok=True)
+    lockfd = os.open(outdir, os.O_RDONLY)
+    try:
+        fcntl.flock(lockfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(lockfd)
+        raise SystemExit("label.py: another labeller is writing %s" % outdir)
+    def on_term(signum, frame):
+        raise SystemExit("label.py: stopped by signal %d" % signum)
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        return run_locked(args, teacher, net, komi_default, outdir)
+    finally:
+        for e in list(LIVE_ENGINES):
+            e.kill()
+        os.close(lockfd)
+
+
+def run_locked(args, teacher, net, komi_default, outdir):
+    store = ShardStore(outdir, args.games_per_shard)
+    log("start: %d games already labelled (%d positions, %.2f MB) in %s" % (
+        len(store.done), store.positions, store.total_bytes() / 1e6, outdir))
+    failed_path = os.path.join(outdir, "failed.txt")
+    failed = set()
+    if os.path.exists(failed_path):
+        with open(failed_path) as f:
+            failed = {line.split("\t")[0] for line in f if line.strip()}
+
+    engine = [None]
+
+    def eng():
+        if engine[0] is None:
+            engine[0] = Engine(teacher, use_preload=not args.no_preload)
+        return engine[0]
+
+    def restart():
+        if engine[0] is not None:
+            engine[0].kill()
+        engine[0] = None
+
+    def over_budget():
+        b = store.total_bytes()
+        if b >= args.max_bytes:
+            log("size budget reached: %.2f MB >= --max-bytes %.2f MB; stopping" % (b / 1e6, args.max_bytes / 1e6))
+            return True
+        return False
+
+    def cpu(e):
+        return e.cpu_seconds() if hasattr(e, "cpu_seconds") else 0.0
+
+    def cpu_rate(npos, c0):
+        used = cpu(engine[0]) - c0 if engine[0] is not None else 0.0
+        return "; %.2f positions per katago CPU-s" % (npos / used) if used > 0 else ""
+
+    prog = Progress()
+    failures = 0
+    # 1. SGF records
+    for path in args.sgf:
+        gid = sgf_game_id(path)
+        if gid in store.done or gid in failed:
+            continue
+        if over_budget():
+            return 0
+        try:
+            game = game_from_sgf(path, gid, komi_default)
+        except (ValueError, OSError) as e:
+            log("skip %s: %s" % (path, e))
+            continue
+        game.src = os.path.relpath(os.path.abspath(path), args.src_root) if args.src_root else path
+        prefix = args.prefix or os.path.basename(os.path.dirname(os.path.abspath(path))) or "sgf"
+        t, c = time.time(), cpu(eng())
+        while True:
+            try:
+                positions = label_game(eng(), game)
+                failures = 0
+                break
+            except QueryError as e:
+                log("cannot label %s: %s (recorded in %s)" % (gid, e, failed_path))
+                with open(failed_path, "a") as f:
+                    f.write("%s\t%s\n" % (gid, e))
+                positions = None
+                break
+            except EngineError as e:
+                failures += 1
+                log("engine failure %d: %s; restarting" % (failures, e))
+                restart()
+                if failures >= 5:
+                    raise SystemExit("label.py: katago keeps failing; see its logs")
+                time.sleep(5)
+        if positions is None:
+            continue
+        store.add(prefix, shard_line(game, positions, net))
+        prog.report(gid, len(positions), time.time() - t, store, cpu_rate(len(positions), c))
+
+    # 2. self-play
+    if args.selfplay > 0:
+        done_sp = [int(g.rsplit("-", 1)[1]) for g in store.done if g.startswith(args.selfplay_tag + "-")]
+        k = max(done_sp) + 1 if done_sp else 0
+        while k < args.selfplay:
+            if over_budget():
+                return 0
+            gid = "%s-%06d" % (args.selfplay_tag, k)
+            rng = random.Random("%s/%d" % (args.selfplay_tag, k))
+            t, c = time.time(), cpu(eng())
+            try:
+                game, positions = selfplay_game(eng(), gid, komi_default, rng, args.temp_open,
+                                                args.open_moves, args.temp, args.max_moves)
+                failures = 0
+            except (EngineError, QueryError) as e:
+                failures += 1
+                log("engine failure %d: %s; restarting" % (failures, e))
+                restart()
+                if failures >= 5:
+                    raise SystemExit("label.py: katago keeps failing; see its logs")
+                time.sleep(5)
+                continue
+            extra = {"temp": "%g x%d, then %g" % (args.temp_open, args.open_moves, args.temp)}
+            store.add("selfplay", shard_line(game, positions, net, extra))
+            prog.report(gid, len(positions), time.time() - t, store, cpu_rate(len(positions), c))
+            k += 1
+    restart()
+    log("done")
+    return 0
+
+
+# --- check --------------------------------------------------------------------------
+
+def check(args):
+    """Asks the engine about known positions: orientation, legality marks, speed."""
+    teacher = load_teacher(args.teacher_dir)
+    e = Engine(teacher, use_preload=not args.no_preload)
+    try:
+        pol, wr, lead = e.analyze([], 7.5)[0]
+        assert len(pol) == NPOS + 1, len(pol)
+        assert all(p > 0 for p in pol[:NPOS]), "empty board has an illegal point"
+        assert abs(sum(pol) - 1) < 1e-3, sum(pol)
+        log("empty board: black winrate %.3f, black lead %.1f, pass %.4f, top %s" % (
+            wr, lead, pol[PASS], [idx_to_gtp(i) for i in sorted(range(NPOS), key=lambda i: -pol[i])[:4]]))
+        # One black stone at C16 = SGF "cd" = x 2, y 3 from the top: index 3*19+2 = 59.
+        # Its transpose (index 41), vertical mirror (15*19+2) and horizontal mirror must
+        # stay legal.
+        stone = gtp_to_idx("C16")
+        assert stone == sgf_to_idx("cd") == 59, stone
+        pol = e.analyze([["B", "C16"]], 7.5)[1][0]
+        assert pol[59] == -1, "the occupied point C16 is not marked illegal: orientation wrong"
+        for other in (41, 15 * SIZE + 2, 3 * SIZE + 16):
+            assert pol[other] > 0, "point %s marked illegal" % idx_to_gtp(other)
+        assert sum(1 for p in pol if p < 0) == 1
+        # Value orientation: Black 40 stones up on the left -> Black's winrate high.
+        stones = [["B", GTP_COLS[x] + str(r)] for x in range(3) for r in range(1, 20)]
+        pol, wr, lead = e.analyze([], 7.5, initial_stones=stones)[0]
+        assert wr > 0.8 and lead > 10, (wr, lead)
+        log("board with a black wall: black winrate %.3f, black lead %.1f (values are Black's)" % (wr, lead))
+        # analyzeTurns for a short game gives each turn
+        g = [["B", "Q16"], ["W", "D4"], ["B", "Q4"], ["W", "D16"]]
+        res = e.analyze(g, 7.5, turns=[0, 1, 2, 3])
+        assert sorted(res) == [0, 1, 2, 3]
+        assert res[3][0][gtp_to_idx("Q4")] == -1 and res[2][0][gtp_to_idx("Q4")] > 0
+        # speed
+        # speed, on distinct positions (repeats would hit KataGo's neural net cache)
+        # (and per CPU-second of katago, which other load on the machine does not change)
+        rng = random.Random()
+        n, t, c = 0, time.time(), e.cpu_seconds()
+        while time.time() - t < args.check_seconds:
+            pts = rng.sample(range(NPOS), 10 + n % 50)
+            try:
+                e.analyze([["BW"[k % 2], idx_to_gtp(p)] for k, p in enumerate(pts)], 7.5)
+            except QueryError:
+                continue  # a random move list can hold a suicide
+            n += 1
+        log("check ok: %.2f positions/s, %.2f positions per katago CPU-second "
+            "(one query per position, preload %s)" % (
+                n / (time.time() - t), n / max(e.cpu_seconds() - c, 1e-9),
+                "off" if args.no_preload else "on"))
+    finally:
+        e.close()
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sgf", nargs="*", help="SGF game records (19x19) to label")
+    ap.add_argument("--teacher-dir", default=os.environ.get("TENGEN_TEACHER_DIR",
+                    os.path.expanduser("~/.cache/tengen-teacher")))
+    ap.add_argument("--out", default="data/teacher", help="shard folder (default data/teacher)")
+    ap.add_argument("--src-root", default=None,
+                    help="record SGF paths relative to this folder (default: as given)")
+    ap.add_argument("--prefix", default=None, help="shard name prefix for the SGF games "
+                    "(default: their folder's name)")
+    ap.add_argument("--games-per-shard", type=int, default=100)
+    ap.add_argument("--selfplay", type=int, default=0, help="self-play games to reach (total, resumable)")
+    ap.add_argument("--selfplay-tag", default="selfplay")
+    ap.add_argument("--temp-open", type=float, default=1.0)
+    ap.add_argument("--open-moves", type=int, default=30)
+    ap.add_argument("--temp", type=float, default=0.5)
+    ap.add_argument("--max-moves", type=int, default=300)
+    ap.add_argument("--max-bytes", type=float, default=30e6, help="stop when the shards reach this size")
+    ap.add_argument("--no-preload", action="store_true", help="run katago without the FTZ library")
+    ap.add_argument("--check", action="store_true", help="check the engine and exit")
+    ap.add_argument("--check-seconds", type=float, default=5.0)
+    args = ap.parse_args(argv)
+    if args.check:
+        return check(args)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Self-test of tools/teacher/label.py, without KataGo: SGF parsing, coordinates,
+quantisation, shard round-trip and resume, with a fake engine.
+
+usage: python3 tools/teacher/test_label.py   (or python3 -m unittest from tools/teacher)
+"""
+
+import gzip
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import label  # noqa: E402
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class FakeEngine:
+    """Mimics Engine.analyze: a legal, deterministic policy in KataGo's layout
+    (row-major from the top-left, pass last, -1 on occupied points; captures ignored)."""
+
+    def __init__(self):
+        self.queries = 0
+
+    def analyze(self, moves, komi, turns=None, initial_stones=None):
+        self.queries += 1
+        if turns is None:
+            turns = [len(moves)]
+        res = {}
+        for t in turns:
+            occupied = {label.gtp_to_idx(v) for _, v in moves[:t]} | \
+                {label.gtp_to_idx(v) for _, v in (initial_stones or [])}
+            occupied.discard(label.PASS)
+            w = [0.0 if i in occupied else 1.0 + ((i * 7919 + t) % 97) for i in range(label.NPOS)]
+            w[40] = 0 if 40 in occupied else 2000.0  # a favourite: index 40 = SGF "cc" (x 2, y 2)
+            w.append(5.0 if t < 200 else 5000.0)  # pass
+            s = sum(w)
+            pol = [(-1 if i in occupied else x / s) for i, x in enumerate(w)]
+            res[t] = (pol, 0.5 + t / 1000.0, -7.5 + t / 10.0)
+        return res
+
+
+class Coordinates(unittest.TestCase):
+    def test_sgf_idx(self):
+        self.assertEqual(label.sgf_to_idx("aa"), 0)            # top-left = A19
+        self.assertEqual(label.sgf_to_idx("sa"), 18)           # top-right = T19
+        self.assertEqual(label.sgf_to_idx("as"), 18 * 19)      # bottom-left = A1
+        self.assertEqual(label.sgf_to_idx("cd"), 3 * 19 + 2)   # x 2, y 3
+        self.assertEqual(label.sgf_to_idx(""), label.PASS)
+        self.assertEqual(label.sgf_to_idx("tt"), label.PASS)
+        for i in range(label.NPOS + 1):
+            self.assertEqual(label.sgf_to_idx(label.idx_to_sgf(i)), i)
+            self.assertEqual(label.gtp_to_idx(label.idx_to_gtp(i)), i)
+
+    def test_gtp(self):
+        self.assertEqual(label.idx_to_gtp(0), "A19")
+        self.assertEqual(label.idx_to_gtp(18), "T19")          # no I column
+        self.assertEqual(label.idx_to_gtp(360), "T1")
+        self.assertEqual(label.idx_to_gtp(label.sgf_to_idx("pd")), "Q16")
+        self.assertEqual(label.idx_to_gtp(label.sgf_to_idx("dp")), "D4")
+        self.assertEqual(label.idx_to_gtp(label.sgf_to_idx("jj")), "K10")
+        self.assertEqual(label.idx_to_gtp(label.PASS), "pass")
+        self.assertEqual(label.gtp_to_idx("pass"), label.PASS)
+
+    def test_move_string(self):
+        ms = [label.sgf_to_idx("pd"), label.PASS, label.sgf_to_idx("aa")]
+        self.assertEqual(label.moves_to_str(ms), "pd..aa")
+        self.assertEqual(label.str_to_moves("pd..aa"), ms)
+
+
+class Sgf(unittest.TestCase):
+    def test_parse_main_line(self):
+        text = ("(;GM[1]SZ[19]KM[6.5]PB[a\\]b]C[x (y) ;z]AB[dd][pp]"
+                ";W[qd]C[1 ms];B[](;W[dp];B[tt])(;W[aa]))")
+        nodes = label.parse_sgf(text)
+        self.assertEqual(nodes[0]["PB"], ["a]b"])
+        self.assertEqual(nodes[0]["AB"], ["dd", "pp"])
+        path = os.path.join(tempfile.mkdtemp(), "t.sgf")
+        with open(path, "w") as f:
+            f.write(text)
+        g = label.game_from_sgf(path, "x")
+        self.assertEqual(g.komi, 6.5)
+        self.assertEqual(label.moves_to_str(g.moves), "qd..dp..")
+        self.assertEqual(g.colors, "WBWB")
+        self.assertEqual(g.setup_b, [label.sgf_to_idx("dd"), label.sgf_to_idx("pp")])
+        self.assertEqual(g.query_moves()[0], ["W", "R16"])
+        self.assertEqual(g.initial_stones(), [["B", "D16"], ["B", "Q4"]])
+
+    def test_repo_games(self):
+        d = os.path.join(REPO, "data", "gnugo-games")
+        if not os.path.isdir(d):
+            self.skipTest("no data/gnugo-games")
+        names = sorted(n for n in os.listdir(d) if n.endswith(".sgf"))
+        self.assertTrue(names)
+        g = label.game_from_sgf(os.path.join(d, names[0]), "x")
+        self.assertEqual(label.moves_to_str(g.moves[:3]), "lcppph")  # g1-game-0001 opens B lc, W pp, B ph
+        self.assertEqual(g.colors[:4], "BWBW")
+        self.assertEqual(g.komi, 7.5)
+
+    def test_rejects_other_sizes(self):
+        path = os.path.join(tempfile.mkdtemp(), "t.sgf")
+        with open(path, "w") as f:
+            f.write("(;SZ[9];B[ee])")
+        with self.assertRaises(ValueError):
+            label.game_from_sgf(path, "x")
+
+
+class Quantise(unittest.TestCase):
+    def test_policy(self):
+        pol = [0.0] * (label.NPOS + 1)
+        pol[5] = -1
+        pol[100], pol[50], pol[7], pol[8] = 0.6, 0.2, 0.0095, 0.004
+        pol[label.PASS] = 0.1864
+        rest = 1 - sum(p for p in pol if p > 0)
+        for i in range(200, 300):
+            pol[i] = rest / 100
+        p_pass, mv, qs = label.quantise_policy(pol)
+        self.assertEqual(p_pass, 186)
+        self.assertEqual(qs, [600, 200, 10])   # 0.0095 rounds to 10 per-mille; 0.004 dropped
+        self.assertEqual(mv, label.idx_to_sgf(100) + label.idx_to_sgf(50) + label.idx_to_sgf(7))
+        self.assertEqual(label.quantise_value(0.4567, -3.26), (457, -33))
+        many = [1.0 / 361] * 361 + [0.0]
+        self.assertEqual(label.quantise_policy(many), (0, "", []))  # nothing reaches 1 %
+        top = [0.05] * 20 + [0.0] * 341 + [0.0]
+        self.assertEqual(len(label.quantise_policy(top)[2]), 8)
+
+    def test_orientation_of_fake(self):
+        # with one stone, the policy at that point is -1: the check label.py --check does
+        e = FakeEngine()
+        pol = e.analyze([["B", "C16"]], 7.5)[1][0]
+        self.assertEqual(pol[label.sgf_to_idx("cd")], -1)
+        self.assertEqual(pol[3 * 19 + 2], -1)
+        self.assertGreater(pol[2 * 19 + 3], 0)
+
+    def test_sample(self):
+        rng = random.Random(1)
+        pol = [-1] * 361 + [1.0]
+        self.assertEqual(label.sample_move(pol, 1.0, rng), label.PASS)
+        pol = [0.0] * 362
+        pol[3], pol[4] = 0.9, 0.1
+        self.assertEqual(label.sample_move(pol, 0, rng), 3)
+        n = sum(label.sample_move(pol, 1.0, rng) == 4 for _ in range(2000))
+        self.assertTrue(120 < n < 280, n)
+        n = sum(label.sample_move(pol, 0.5, rng) == 4 for _ in range(2000))  # 0.01/0.82
+        self.assertTrue(n < 60, n)
+
+
+class Shards(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def make_sgfs(self, n):
+        d = os.path.join(self.dir, "games")
+        os.makedirs(d, exist_ok=True)
+        paths = []
+        for k in range(n):
+            p = os.path.join(d, "g%02d.sgf" % k)
+            with open(p, "w") as f:
+                f.write("(;SZ[19]KM[7.5];B[pd];W[dp];B[%s];W[];B[])" % label.idx_to_sgf(100 + k))
+            paths.append(p)
+        return paths
+
+    def test_round_trip_and_resume(self):
+        out = os.path.join(self.dir, "out")
+        store = label.ShardStore(out, games_per_shard=2)
+        eng = FakeEngine()
+        paths = self.make_sgfs(5)
+        for p in paths:
+            g = label.game_from_sgf(p, label.sgf_game_id(p))
+            store.add("games", label.shard_line(g, label.label_game(eng, g), "net"))
+        self.assertEqual(eng.queries, 5)  # one analyzeTurns query per game
+        self.assertEqual(sorted(os.listdir(out)),
+                         ["games-0000.jsonl.gz", "games-0001.jsonl.gz", "games-0002.jsonl.gz"])
+        lines = label.read_shard(os.path.join(out, "games-0000.jsonl.gz"))
+        d = json.loads(lines[0])
+        self.assertEqual(d["id"], "sgf/games/g00.sgf")
+        self.assertEqual(d["moves"], "pddp" + label.idx_to_sgf(100) + "....")
+        self.assertEqual(len(d["pos"]), 5)
+        self.assertNotIn("colors", d)
+        p0 = label.decode_position(d["pos"][0])
+        self.assertEqual(p0["top"][0][0], 40)
+        self.assertAlmostEqual(p0["winrate"], 0.5)
+        self.assertAlmostEqual(p0["lead"], -7.5)
+        self.assertGreater(p0["top"][0][1], 0.05)
+        # the played stone's point never appears among later top moves
+        for t, rec in enumerate(d["pos"]):
+            played = set(label.str_to_moves(d["moves"])[:t]) - {label.PASS}
+            for i, _ in label.decode_position(rec)["top"]:
+                self.assertNotIn(i, played)
+        # resume: a new store sees all five games and appends to the last shard
+        store2 = label.ShardStore(out, games_per_shard=2)
+        self.assertEqual(len(store2.done), 5)
+        self.assertEqual(store2.positions, 25)
+        g = label.game_from_sgf(paths[0], "extra")
+        store2.add("games", label.shard_line(g, label.label_game(eng, g), "net"))
+        self.assertEqual(len(label.read_shard(os.path.join(out, "games-0002.jsonl.gz"))), 2)
+        # deterministic bytes, no leftover temp files
+        self.assertFalse([n for n in os.listdir(out) if n.endswith(".tmp")])
+        with gzip.open(os.path.join(out, "games-0002.jsonl.gz")) as f:
+            self.assertTrue(f.read().endswith(b"\n"))
+
+    def test_run_resumes_with_fake_engine(self):
+        paths = self.make_sgfs(3)
+        out = os.path.join(self.dir, "out")
+        tdir = os.path.join(self.dir, "teacher")
+        os.makedirs(tdir)
+        for n in ("katago", "model.bin.gz", "analysis.cfg"):
+            open(os.path.join(tdir, n), "w").close()
+        with open(os.path.join(tdir, "teacher.json"), "w") as f:
+            json.dump({"katago": os.path.join(tdir, "katago"), "model": os.path.join(tdir, "model.bin.gz"),
+                       "config": os.path.join(tdir, "analysis.cfg"), "network": "fake net", "komi": 7.5}, f)
+        real = label.Engine
+        made = []
+
+        class Fake(FakeEngine):
+            def __init__(self, teacher, use_preload=True):
+                FakeEngine.__init__(self)
+                made.append(self)
+
+            def close(self):
+                pass
+
+            def kill(self):
+                pass
+        label.Engine = Fake
+        try:
+            argv = ["--teacher-dir", tdir, "--out", out, "--selfplay", "2", "--max-moves", "30"] + paths
+            self.assertEqual(label.main(argv), 0)
+            first = made[-1].queries
+            self.assertEqual(first, 3 + 30 + 30)  # 3 games in 3 queries, 2 self-play games of 30 moves
+            self.assertEqual(label.main(argv), 0)  # everything done: no engine started
+            self.assertEqual(len(made), 1)
+            argv[5] = "3"
+            self.assertEqual(label.main(argv), 0)  # one more self-play game
+            self.assertEqual(made[-1].queries, 30)
+        finally:
+            label.Engine = real
+        names = sorted(os.listdir(out))
+        self.assertEqual(names, ["games-0000.jsonl.gz", "selfplay-0000.jsonl.gz"])
+        sp = [json.loads(x) for x in label.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
+        self.assertEqual([d["id"] for d in sp], ["selfplay-000000", "selfplay-000001", "selfplay-000002"])
+        for d in sp:
+            self.assertEqual(len(label.str_to_moves(d["moves"])), len(d["pos"]))
+            self.assertEqual(d["src"], "katago-selfplay")
+
+
+if __name__ == "__main__":
+    unittest.main()
