@@ -115,6 +115,14 @@ impl Game {
         self.rules
             .pass_ends(self.passed[c.opp().index()], self.passed[c.index()])
     }
+    /// How a pass by the side to move would end the game, if it would.
+    fn pass_ending(&self) -> Option<End> {
+        match self.pass_ends() {
+            false => None,
+            true if self.rules.is_riddles() => Some(End::OwnPasses),
+            true => Some(End::TwoPasses),
+        }
+    }
     /// Whether `c`'s last turn was a pass.
     pub fn passed(&self, c: Color) -> bool {
         self.passed[c.index()]
@@ -171,13 +179,7 @@ impl Game {
         let c = self.to_move();
         let captured = match mv {
             Move::Pass => {
-                if self.pass_ends() {
-                    self.ended = Some(if self.rules.is_riddles() {
-                        End::OwnPasses
-                    } else {
-                        End::TwoPasses
-                    });
-                }
+                self.ended = self.pass_ending();
                 self.board.pass();
                 self.passes += 1;
                 0
@@ -205,12 +207,7 @@ impl Game {
     pub fn ending(&self, mv: Move) -> Option<End> {
         let b = &self.board;
         match mv {
-            Move::Pass if self.pass_ends() => Some(if self.rules.is_riddles() {
-                End::OwnPasses
-            } else {
-                End::TwoPasses
-            }),
-            Move::Pass => None,
+            Move::Pass => self.pass_ending(),
             Move::Play(p) if self.rules.ko_retake_ends() && b.ko_point() == Some(p) => {
                 Some(End::KoRetake)
             }

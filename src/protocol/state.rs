@@ -436,16 +436,18 @@ fn follow(
     let mut new: Vec<usize> = (0..ours.len())
         .filter(|&i| ours[i] == Cell::Empty && seen.cells[i] == them.stone())
         .collect();
+    let mut why = format!("{} new {them} stones", new.len());
+    if new.len() > 1 {
+        return Err(why);
+    }
     if new.is_empty() {
-        // a capture on a marked point shows no new stone
+        // a capture on a marked point shows no new stone: any marked point
+        // where a stone of theirs captures may be it
         new = (0..ours.len())
             .filter(|&i| seen.marked[i] && ours[i] == Cell::Empty)
             .filter(|&i| board.captures_at(them, at(i)))
             .collect();
-    }
-    let mut why = format!("{} new {them} stones", new.len());
-    if new.len() > 2 {
-        return Err(why);
+        why = format!("no new {them} stone, nor a capture under a mark");
     }
     for i in new {
         let p = at(i);
