@@ -22,9 +22,12 @@ use std::time::{Duration, Instant};
 /// Deep recursion in a tree search copies boards on the stack; if the system
 /// refuses this much, the default stack is tried.
 const WORKER_STACK: usize = 64 << 20;
-/// Searches stuck past a whole turn that we leave running before giving up
-/// on searching altogether (each stuck one holds a core).
-const MAX_ABANDONED: usize = 2;
+/// Searches still running a turn late that we leave to finish on their
+/// own (each holds a core until its deadline, which it sees as soon as it
+/// runs again). With this many still busy, a turn is answered without a
+/// search; once one finishes, it is counted back and the next turn
+/// searches again.
+const MAX_STRAGGLERS: usize = 2;
 /// Pondering stops by itself after this long, in case no request comes
 /// (the game is over and the engine has not closed our input yet).
 const PONDER_MAX: Duration = Duration::from_secs(60);
@@ -92,12 +95,28 @@ impl Worker {
             self.ponder = None;
         }
     }
+
+    /// Counts the outcomes that came back since; a thread gone counts as
+    /// never done (`usize::MAX` jobs pending).
+    fn drain(&mut self) {
+        loop {
+            match self.done.try_recv() {
+                Ok(o) => self.returned(o.id),
+                Err(TryRecvError::Empty) => return,
+                Err(TryRecvError::Disconnected) => {
+                    self.pending = usize::MAX;
+                    return;
+                }
+            }
+        }
+    }
 }
 
 pub struct Thinker {
     make: Maker,
     worker: Option<Worker>,
-    abandoned: usize,
+    /// Workers left running a search a turn late, until it ends.
+    stragglers: Vec<Worker>,
     next_id: u64,
     /// Whether to ponder after answering.
     pondering: bool,
@@ -203,7 +222,7 @@ impl Thinker {
         Thinker {
             worker: spawn(make.clone()),
             make,
-            abandoned: 0,
+            stragglers: Vec::new(),
             next_id: 0,
             pondering: false,
             ponder_stop: None,
@@ -291,8 +310,8 @@ impl Thinker {
         }
         match self.search(game, horizon, soft, hard) {
             Ok((mv, stats)) => {
-                let marked = mv.point().is_some_and(|p| avoid.contains(&p));
-                if game.is_legal(mv) && !marked {
+                let refused = mv.point().is_some_and(|p| avoid.contains(&p));
+                if game.is_legal(mv) && !refused {
                     log::info!(
                         "{} playouts in {:?}, winrate {:.3}, {} nodes",
                         stats.playouts,
@@ -302,7 +321,9 @@ impl Thinker {
                     );
                     return mv;
                 }
-                log::warn!("the search chose {mv:?}, which is illegal or marked; falling back");
+                log::warn!(
+                    "the search chose {mv:?}, which is illegal or was refused here; falling back"
+                );
             }
             Err(why) => log::warn!("{why}; falling back"),
         }
@@ -311,19 +332,17 @@ impl Thinker {
 
     /// A worker with nothing left to do but a stopped pondering search:
     /// late answers are drained; one still busy after a whole turn is left
-    /// to itself and replaced.
+    /// to finish on its own and replaced, unless [`MAX_STRAGGLERS`] are
+    /// busy already (then this turn goes without a search). Stragglers that
+    /// have finished are dropped, and their threads end.
     fn take_worker(&mut self) -> Result<Worker, String> {
+        self.stragglers.retain_mut(|w| {
+            w.drain();
+            // a thread that is gone is no straggler either
+            w.pending != 0 && w.pending != usize::MAX
+        });
         if let Some(mut w) = self.worker.take() {
-            loop {
-                match w.done.try_recv() {
-                    Ok(o) => w.returned(o.id),
-                    Err(TryRecvError::Empty) => break,
-                    Err(TryRecvError::Disconnected) => {
-                        w.pending = usize::MAX;
-                        break;
-                    }
-                }
-            }
+            w.drain();
             match w.pending {
                 0 => return Ok(w),
                 // told to stop, and the last job sent: what comes next
@@ -331,13 +350,16 @@ impl Thinker {
                 1 if w.ponder.is_some() => return Ok(w),
                 usize::MAX => log::error!("the search thread is gone; starting another"),
                 _ => {
-                    self.abandoned += 1;
-                    log::error!("the search is still running a turn late; leaving it");
+                    log::error!("the search is still running a turn late; leaving it to finish");
+                    self.stragglers.push(w);
                 }
             }
         }
-        if self.abandoned > MAX_ABANDONED {
-            return Err("too many searches stuck: not searching any more".into());
+        if self.stragglers.len() > MAX_STRAGGLERS {
+            return Err(format!(
+                "{} searches still running late: no search this turn",
+                self.stragglers.len()
+            ));
         }
         spawn(self.make.clone()).ok_or_else(|| "no search thread".to_string())
     }
