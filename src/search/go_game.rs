@@ -194,9 +194,32 @@ impl GoState {
     }
 
     /// Plays `mv`, noting when it ends the game (as
-    /// [`crate::go::Game::play`] rules it).
+    /// [`crate::go::Game::play`] rules it). The standard rules' path is the
+    /// playouts' hot one: it keeps to the pass count.
+    #[inline]
     fn play_move(&mut self, mv: Move) {
         let c = self.board.to_move();
+        if self.rules.is_riddles() {
+            self.play_riddles(c, mv);
+        } else {
+            match mv {
+                Move::Pass => {
+                    self.over |= self.passes > 0;
+                    self.board.pass();
+                    self.passes += 1;
+                }
+                Move::Play(p) => {
+                    self.board.play_legal(c, p);
+                    self.passes = 0;
+                }
+            }
+        }
+        self.moves_left = self.moves_left.saturating_sub(1);
+    }
+
+    /// [`GoState::play_move`] under the Riddles.io rules: a second own
+    /// pass, a ko retake (in the tree only) and a full board end the game.
+    fn play_riddles(&mut self, c: Color, mv: Move) {
         match mv {
             Move::Pass => {
                 let (own, opp) = (self.passed[c.index()], self.passed[c.opp().index()]);
@@ -205,7 +228,6 @@ impl GoState {
                 self.passes += 1;
             }
             Move::Play(p) => {
-                // a retake is in the tree only where it ends the game
                 self.over |= self.board.ko_point() == Some(p);
                 self.board.play_legal(c, p);
                 self.passes = 0;
@@ -213,7 +235,6 @@ impl GoState {
             }
         }
         self.passed[c.index()] = mv.is_pass();
-        self.moves_left = self.moves_left.saturating_sub(1);
     }
 
     /// Priors of `c` playing the legal point `p`; `ladders` are the points
@@ -419,16 +440,14 @@ impl SearchGame for GoState {
         let first = out.len();
         let cfg = &self.priors;
         let ladders = ladders(b, cfg.ladder_atari != 0.0, cfg.ladder_defence != 0.0);
+        // where retaking a ko ends the game, the tree weighs it (the
+        // playouts never take it); one call of `prior`, kept inline
+        let retake = b.ko_point().filter(|_| self.rules.ko_retake_ends());
         for &e in b.empty_points() {
             let p = Point(e);
-            if b.is_sensible(c, p) {
+            if b.is_sensible(c, p) || retake == Some(p) {
                 out.push(self.prior(p, &ladders));
             }
-        }
-        // where retaking a ko ends the game, the tree weighs it (the
-        // playouts never take it)
-        if let Some(k) = b.ko_point().filter(|_| self.rules.ko_retake_ends()) {
-            out.push(self.prior(k, &ladders));
         }
         if self.priors.learned > 0.0 {
             self.add_learned(&mut out[first..]);
