@@ -235,11 +235,11 @@ impl Table {
             game.set_rules(rules);
         }
         self.sync(seen.as_ref(), us);
-        let hash = self.game().board().hash();
+        let hash = self.game.as_ref().map(|g| g.board().hash());
         let avoid = self
             .refused
             .iter()
-            .filter(|&&(h, _)| h == hash)
+            .filter(|&&(h, _)| Some(h) == hash)
             .map(|&(_, p)| p)
             .collect();
         if seen.is_some() {
