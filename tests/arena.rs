@@ -381,7 +381,10 @@ fn lines_are_sent_as_the_referee_sends_them() {
     let dir = scratch("lines-riddles-standard");
     games(
         &dir,
-        &opts("--size 3 --games 1 --dialect riddles", &[&a, &b]),
+        &opts(
+            "--size 3 --games 1 --dialect riddles --rules standard",
+            &[&a, &b],
+        ),
     );
     let seen = read(&log);
     assert!(

@@ -71,7 +71,8 @@ Game:
                      field 0/1/2, `update game move M` sent (M: number
                      of the move to be played, from 1); or riddles:
                      player0/player1, ids 0 and 1, field ./0/1 with -1 as
-                     the rules mark (default with --rules riddles*)
+                     the rules mark (default with --rules riddles*, whose
+                     1.0.3 is this dialect's default rules)
   --bank MS          the timebank: initial and maximum, in ms (default 10000)
   --per-move MS      added at each request (default 200): after an answer
                      taking E ms the bank is min(bank - E + per-move, bank max)
@@ -84,7 +85,8 @@ Game:
                      (default), or counts as a pass
   --hang-limit MS    longest wait for a player without clock (default 60000);
                      past it the request counts as a timeout
-  --rules R          standard (default): suicide and positional superko are
+  --rules R          standard (the default, but riddles-1.0.3 with --dialect
+                     riddles): suicide and positional superko are
                      illegal; two passes in a row, the round limit or no
                      legal move for either player end the game; Tromp-Taylor
                      area count with komi, no dead stone removal.
@@ -211,7 +213,9 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
             )))
         }
     };
+    // a bot reads the rules from the dialect: each defaults to the other's
     let rules: Rules = match take_flag(&mut args, "--rules")? {
+        None if dialect == Some(Dialect::Riddles) => Rules::Riddles103,
         None => Rules::Standard,
         Some(v) => v
             .parse()
@@ -334,7 +338,25 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(c.game.max_timeouts, 1);
+        assert_eq!(c.game.dialect, Dialect::Riddles);
         assert_eq!([&c.players[0].name, &c.players[1].name], ["bot-A", "bot-B"]);
+        // each of dialect and rules defaults to the other's
+        let c = parse(args(&["bot", "bot", "--dialect", "riddles"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(c.game.rules, Rules::Riddles103);
+        let c = parse(args(&["bot", "bot", "--rules", "riddles-1.0.2"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (c.game.dialect, c.game.rules),
+            (Dialect::Riddles, Rules::Riddles102)
+        );
+        let c = parse(args(&["bot", "bot"])).unwrap().unwrap();
+        assert_eq!(
+            (c.game.dialect, c.game.rules),
+            (Dialect::TheAiGames, Rules::Standard)
+        );
     }
 
     #[test]
