@@ -589,10 +589,22 @@ def run_locked(args, teacher, net, komi_default, outdir):
             engine[0] = Engine(teacher, use_preload=not args.no_preload)
         return engine[0]
 
-    def restart():
+    def stop_engine():
         if engine[0] is not None:
             engine[0].kill()
         engine[0] = None
+
+    failures = [0]
+
+    def engine_failed(e):
+        """Logs a failure of the engine, restarts it and waits a little;
+        gives up after five in a row."""
+        failures[0] += 1
+        log("engine failure %d: %s; restarting" % (failures[0], e))
+        stop_engine()
+        if failures[0] >= 5:
+            raise SystemExit("label.py: katago keeps failing; see its logs")
+        time.sleep(5)
 
     def over_budget():
         b = store.total_bytes()
@@ -609,7 +621,6 @@ def run_locked(args, teacher, net, komi_default, outdir):
         return "; %.2f positions per katago CPU-s" % (npos / used) if used > 0 else ""
 
     prog = Progress()
-    failures = 0
     # 1. SGF records
     for path in args.sgf:
         gid = sgf_game_id(path)
@@ -628,7 +639,7 @@ def run_locked(args, teacher, net, komi_default, outdir):
         while True:
             try:
                 positions = label_game(eng(), game)
-                failures = 0
+                failures[0] = 0
                 break
             except QueryError as e:
                 log("cannot label %s: %s (recorded in %s)" % (gid, e, failed_path))
@@ -637,12 +648,7 @@ def run_locked(args, teacher, net, komi_default, outdir):
                 positions = None
                 break
             except EngineError as e:
-                failures += 1
-                log("engine failure %d: %s; restarting" % (failures, e))
-                restart()
-                if failures >= 5:
-                    raise SystemExit("label.py: katago keeps failing; see its logs")
-                time.sleep(5)
+                engine_failed(e)
         if positions is None:
             continue
         store.add(prefix, shard_line(game, positions, net))
@@ -661,20 +667,15 @@ def run_locked(args, teacher, net, komi_default, outdir):
             try:
                 game, positions = selfplay_game(eng(), gid, komi_default, rng, args.temp_open,
                                                 args.open_moves, args.temp, args.max_moves)
-                failures = 0
+                failures[0] = 0
             except (EngineError, QueryError) as e:
-                failures += 1
-                log("engine failure %d: %s; restarting" % (failures, e))
-                restart()
-                if failures >= 5:
-                    raise SystemExit("label.py: katago keeps failing; see its logs")
-                time.sleep(5)
+                engine_failed(e)
                 continue
             extra = {"temp": "%g x%d, then %g" % (args.temp_open, args.open_moves, args.temp)}
             store.add("selfplay", shard_line(game, positions, net, extra))
             prog.report(gid, len(positions), time.time() - t, store, cpu_rate(len(positions), c))
             k += 1
-    restart()
+    stop_engine()
     log("done")
     return 0
 
