@@ -19,6 +19,7 @@ import sys
 UNITS = {"ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1000.0}
 DURATION = r"([0-9.]+)(ns|µs|us|ms|s)"
 PLAN = re.compile(r"Plan \{ soft: " + DURATION + r", hard: " + DURATION + r" \}")
+BANK = re.compile(r"to move, bank Some\((-?\d+)\) ms")
 ANSWERED = re.compile(r"answered .* after " + DURATION + r"\s*$")
 
 
@@ -69,17 +70,27 @@ def main():
                     least_bank = b if least_bank is None else min(least_bank, b)
                 reasons[g.get("reason")] = reasons.get(g.get("reason"), 0) + 1
 
-    fallbacks = given_up = late = answers = planned = over_hard = 0
+    fallbacks = given_up = late = answers = planned = over_hard = slow = 0
     worst_over = 0.0
+    games_given_up = 0
+    # the answer that came closest to the bank it had: (spare ms, took, bank)
+    closest = None
     logs = sorted(glob.glob(os.path.join(folder, "game-*-A.log")))
     for log in logs:
-        hard = None
+        hard = bank = None
+        gave_up_here = False
         with open(log, errors="replace") as f:
             for line in f:
                 if "falling back" in line:
                     fallbacks += 1
+                if "the host is slow" in line:
+                    slow += 1
                 if "not searching any more" in line or "no search this turn" in line:
                     given_up += 1
+                    gave_up_here = True
+                m = BANK.search(line)
+                if m:
+                    bank = int(m.group(1))
                 if "still running a turn late" in line:
                     late += 1
                 m = PLAN.search(line)
@@ -90,12 +101,16 @@ def main():
                 if m:
                     answers += 1
                     took = ms(m.group(1), m.group(2))
+                    if bank is not None and (closest is None or bank - took < closest[0]):
+                        closest = (bank - took, took, bank)
+                    bank = None
                     if hard is not None:
                         planned += 1
                         if took > hard:
                             over_hard += 1
                             worst_over = max(worst_over, took - hard)
                     hard = None
+        games_given_up += gave_up_here
 
     def show(v, unit=" ms"):
         return "-" if v is None else f"{v:g}{unit}"
@@ -112,7 +127,11 @@ def main():
         f"worst answer: {show(worst_ms)}   smallest bank left: {show(least_bank)}",
         f"stalls caused: {o('stalls', '?')}",
         f"from {len(logs)} log(s), {answers} answers: fallbacks {fallbacks}, "
-        f"searches given up {given_up}, still running a turn late {late}",
+        f"searches given up {given_up} (in {games_given_up} game(s)), "
+        f"still running a turn late {late}, late answers seen by the bot {slow}",
+        "closest answer to its bank: "
+        + (f"{closest[1]:.0f} ms of {closest[2]} ms ({closest[0]:.0f} ms to spare)"
+           if closest else "-"),
         f"answers past the planned hard deadline: {over_hard} of {planned} with a plan"
         + (f" (worst by {worst_over:.0f} ms)" if over_hard else ""),
     ]

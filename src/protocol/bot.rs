@@ -75,7 +75,8 @@ impl Bot {
         }
     }
 
-    fn plan(&self, bank_ms: Option<i64>, own_moves_left: usize, weight: f64) -> Plan {
+    /// The deadlines for this turn, from the bank the engine gave.
+    fn plan(&self, bank_ms: Option<i64>, board: &Board, own_moves_to_limit: usize) -> Plan {
         let s = &self.table.settings;
         let max_bank = Duration::from_millis(s.timebank_ms);
         let bank = match bank_ms {
@@ -89,25 +90,21 @@ impl Bot {
             // the engine never fills the bank past its cap: trust the cap
             log::warn!("bank {bank:?} above the timebank {max_bank:?}; planning with the cap");
         }
-        let clock = Clock {
-            bank: bank.min(max_bank),
-            per_move: Duration::from_millis(s.time_per_move_ms),
-            max_bank,
-        };
-        time::plan_weighted(clock, own_moves_left, weight)
+        let per_move = Duration::from_millis(s.time_per_move_ms);
+        let clock = Clock::new(bank.min(max_bank), per_move, max_bank);
+        let clock = clock.with_slack(self.thinker.slack());
+        let empty = board.empty_points().len();
+        time::plan_move(clock, empty, board.area(), Some(own_moves_to_limit))
     }
 
     fn answer(&mut self, bank_ms: Option<i64>, read_at: Instant) -> String {
         let turn = self.table.begin_turn();
         let game = self.table.game();
-        let empty = game.board().empty_points().len();
-        let area = game.board().area();
-        let n = time::own_moves_left(empty, Some(turn.own_moves_to_limit));
-        let spread = time::spread_over(empty, area, n);
-        let plan = self.plan(bank_ms, spread, time::phase_weight(empty, area));
+        let plan = self.plan(bank_ms, game.board(), turn.own_moves_to_limit);
         log::info!(
-            "{} to move, bank {bank_ms:?} ms, {n} moves expected, the bank spread over {spread}, {} plies left: {plan:?}",
+            "{} to move, bank {bank_ms:?} ms, margin {:?}, {} plies left: {plan:?}",
             turn.us,
+            self.thinker.slack(),
             turn.horizon.moves_left.unwrap_or(0)
         );
         let mv = self.thinker.choose(

@@ -172,9 +172,10 @@ impl Engine {
         let c = color(args.first().ok_or("syntax error")?)?;
         let mut game = self.game.clone();
         game.set_to_move(c);
+        let b = game.board();
         let plan = self
             .clock
-            .plan(game.board().empty_points().len(), game.board().area());
+            .plan(b.empty_points().len(), b.area(), self.thinker.slack());
         log::info!("genmove {c}: {plan:?}");
         let horizon = Horizon { moves_left: None };
         let mv = self.thinker.choose(

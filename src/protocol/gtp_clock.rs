@@ -73,19 +73,16 @@ impl GtpClock {
         };
     }
 
-    /// The deadlines for a move, with `empty` of `area` points empty.
-    pub fn plan(&self, empty: usize, area: usize) -> Plan {
+    /// The deadlines for a move, with `empty` of `area` points empty, on a
+    /// host that has been `slack` late lately ([`time::Lateness`]).
+    pub fn plan(&self, empty: usize, area: usize, slack: Duration) -> Plan {
         let Some(s) = self.settings else {
             return Plan::fixed(self.default_move_time);
         };
         let (t, stones) = self.left;
         if stones > 0 {
             // a byo-yomi period: its time shared by its stones
-            let clock = Clock {
-                bank: t,
-                per_move: Duration::ZERO,
-                max_bank: t,
-            };
+            let clock = Clock::new(t, Duration::ZERO, t).with_slack(slack);
             return time::plan(clock, stones as usize);
         }
         // main time; when it runs out a byo-yomi period starts, so one
@@ -95,19 +92,10 @@ impl GtpClock {
             n => s.byo_time / n,
         };
         let bank = t + per_stone;
-        let clock = Clock {
-            bank,
-            per_move: per_stone,
-            max_bank: bank,
-        };
-        let weight = time::phase_weight(empty, area);
-        let n = time::own_moves_left(empty, None);
-        // main time spent early would leave sudden death nothing
-        let n = match s.byo_stones {
-            0 => n,
-            _ => time::spread_over(empty, area, n),
-        };
-        time::plan_weighted(clock, n, weight)
+        let clock = Clock::new(bank, per_stone, bank);
+        // main time spent early would leave sudden death nothing: without
+        // byo-yomi (no increment) it is spread over the whole game
+        time::plan_move(clock.with_slack(slack), empty, area, None)
     }
 }
 
@@ -122,33 +110,33 @@ mod tests {
     #[test]
     fn without_settings_a_fixed_budget() {
         let c = GtpClock::new(s(1));
-        assert_eq!(c.plan(361, 361), Plan::fixed(s(1)));
+        assert_eq!(c.plan(361, 361, Duration::ZERO), Plan::fixed(s(1)));
         let mut c = GtpClock::new(s(1));
         c.set(s(0), s(5), 0);
-        assert_eq!(c.plan(361, 361), Plan::fixed(s(1)));
+        assert_eq!(c.plan(361, 361, Duration::ZERO), Plan::fixed(s(1)));
     }
 
     #[test]
     fn byo_yomi_shares_the_period() {
         let mut c = GtpClock::new(s(1));
         c.set(s(0), s(10), 5);
-        let p = c.plan(361, 361);
+        let p = c.plan(361, 361, Duration::ZERO);
         // a tenth of the period is kept back: 9 s over 5 stones
         assert_eq!(p.soft, Duration::from_millis(1800));
         assert!(p.hard < s(10));
         c.set_left(Duration::from_millis(900), 1);
-        assert!(c.plan(361, 361).hard <= Duration::from_millis(850));
+        assert!(c.plan(361, 361, Duration::ZERO).hard <= Duration::from_millis(850));
     }
 
     #[test]
     fn main_time_is_spread_and_counted() {
         let mut c = GtpClock::new(s(1));
         c.set(s(60), s(0), 0);
-        let p = c.plan(81, 81);
+        let p = c.plan(81, 81, Duration::ZERO);
         assert!(p.soft > Duration::ZERO && p.soft < s(3), "{p:?}");
         c.spent(s(59));
         c.spent(s(5));
-        assert_eq!(c.plan(81, 81), Plan::INSTANT);
+        assert_eq!(c.plan(81, 81, Duration::ZERO), Plan::INSTANT);
         // with byo-yomi after main time, running out of main starts a period
         let mut c = GtpClock::new(s(1));
         c.set(s(1), s(30), 10);

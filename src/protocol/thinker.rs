@@ -11,7 +11,8 @@
 
 use super::fallback::{candidates, fallback};
 use crate::go::{Game, Move, Point};
-use crate::search::{time, Budget, Config, Horizon, Searcher, Stats};
+use crate::search::time::{self, Lateness};
+use crate::search::{Budget, Config, Horizon, Searcher, Stats};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -75,6 +76,8 @@ enum Kind {
 struct Outcome {
     id: u64,
     answer: Result<(Move, Stats), String>,
+    /// How far past its deadline a search returned.
+    overran: Duration,
 }
 
 struct Worker {
@@ -122,6 +125,10 @@ pub struct Thinker {
     pondering: bool,
     /// The stop flag of the pondering job, while it may be running.
     ponder_stop: Option<Arc<AtomicBool>>,
+    /// How late the host has been running our searches and answers.
+    lateness: Lateness,
+    /// How far past its deadline this turn's search returned.
+    overran: Duration,
 }
 
 fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
@@ -152,13 +159,16 @@ fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
     let mut searcher: Option<Box<dyn Think>> = None;
     for job in jobs {
         let (game, horizon) = (&job.game, job.horizon);
+        let mut overran = Duration::ZERO;
         let answer = match job.kind {
             Kind::Think { hard, .. } if Instant::now() >= hard => {
                 Err("the request was already answered".to_string())
             }
             Kind::Think { soft, hard } => guarded(&mut searcher, &make, |s| {
                 let extension = time::extension(Instant::now(), soft, hard);
-                s.think(game, horizon, Budget::until(soft).extended_to(extension))
+                let moved = s.think(game, horizon, Budget::until(soft).extended_to(extension));
+                overran = Instant::now().saturating_duration_since(extension.unwrap_or(soft));
+                moved
             })
             .map_err(|e| format!("the search panicked: {e}")),
             Kind::Ponder { stop, until } => {
@@ -174,7 +184,12 @@ fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
                 Err("pondered".to_string())
             }
         };
-        if done.send(Outcome { id: job.id, answer }).is_err() {
+        let outcome = Outcome {
+            id: job.id,
+            answer,
+            overran,
+        };
+        if done.send(outcome).is_err() {
             return;
         }
     }
@@ -226,6 +241,8 @@ impl Thinker {
             next_id: 0,
             pondering: false,
             ponder_stop: None,
+            lateness: Lateness::default(),
+            overran: Duration::ZERO,
         }
     }
 
@@ -271,6 +288,12 @@ impl Thinker {
         Some(id)
     }
 
+    /// How late the host has been running us lately: plan with it
+    /// ([`time::Clock::slack`]).
+    pub fn slack(&self) -> Duration {
+        self.lateness.slack()
+    }
+
     /// Tells the pondering search, if any, to stop; does not wait for it.
     pub fn stop_pondering(&mut self) {
         if let Some(stop) = self.ponder_stop.take() {
@@ -280,7 +303,33 @@ impl Thinker {
 
     /// A legal move for the side to move in `game`, never one of `avoid`
     /// (unless passing), answered by `hard`. The search runs until `soft`.
+    /// How late the answer comes, past `hard` or the search past its own
+    /// deadline, goes into [`Thinker::slack`].
     pub fn choose(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        soft: Instant,
+        hard: Instant,
+        avoid: &[Point],
+    ) -> Move {
+        self.overran = Duration::ZERO;
+        let mv = self.choose_now(game, horizon, soft, hard, avoid);
+        let late = Instant::now()
+            .saturating_duration_since(hard)
+            .max(self.overran);
+        let before = self.lateness.slack();
+        self.lateness.observe(late);
+        if late > Lateness::NOISE {
+            log::warn!(
+                "{late:?} late: the host is slow; margin now {:?} (was {before:?})",
+                self.lateness.slack()
+            );
+        }
+        mv
+    }
+
+    fn choose_now(
         &mut self,
         game: &Game,
         horizon: Horizon,
@@ -382,11 +431,14 @@ impl Thinker {
                 Ok(o) => {
                     w.returned(o.id);
                     if o.id == id {
+                        self.overran = o.overran;
                         self.worker = Some(w);
                         return o.answer;
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
+                    // the search's deadline lay GRACE before this one
+                    self.overran = time::GRACE;
                     self.worker = Some(w);
                     return Err("no move from the search by the hard deadline".into());
                 }

@@ -26,16 +26,23 @@ pub const MARGIN: Duration = Duration::from_millis(50);
 /// load (measured on the dev host, and seen in CI), and with only the margin
 /// kept back one such stall on a spent bank loses the game. Kept back for
 /// good, the reserve costs a tenth of one bank over the whole game.
+/// While the host is slow the reserve widens to twice the [`Clock::slack`]
+/// (at most a third of the cap), so that two such stalls in a row on a
+/// spent bank still leave the answer in time.
 pub fn reserve(clock: Clock) -> Duration {
-    (clock.max_bank / 10).max(MARGIN)
+    let slow = (clock.slack * 2).min(clock.max_bank / 3);
+    (clock.max_bank / 10).max(MARGIN).max(slow)
 }
 
 /// What a plan may spend: the bank less the reserve. Once a stall or a
 /// timeout has eaten into the reserve, half the increment (or half the bank,
 /// if less, and never into the margin), so that the reserve fills up again
-/// while we still search.
+/// while we still search; on a host that keeps stalling, less by an eighth
+/// of the slack, so that a stall every third answer is paid for.
 pub fn available(clock: Clock) -> Duration {
-    let refill = (clock.per_move.min(clock.bank) / 2).min(clock.bank.saturating_sub(MARGIN));
+    let refill = (clock.per_move.min(clock.bank) / 2)
+        .saturating_sub(clock.slack / 8)
+        .min(clock.bank.saturating_sub(MARGIN));
     clock.bank.saturating_sub(reserve(clock)).max(refill)
 }
 
@@ -65,6 +72,62 @@ pub struct Clock {
     pub per_move: Duration,
     /// The bank never holds more than this.
     pub max_bank: Duration,
+    /// How late the host has been running us lately ([`Lateness`]); zero
+    /// on a quiet host. It widens the reserve and the room a search has
+    /// between its two deadlines.
+    pub slack: Duration,
+}
+
+impl Clock {
+    /// The engine's clock, on a quiet host.
+    pub fn new(bank: Duration, per_move: Duration, max_bank: Duration) -> Clock {
+        Clock {
+            bank,
+            per_move,
+            max_bank,
+            slack: Duration::ZERO,
+        }
+    }
+
+    /// The same clock on a host that has been `slack` late lately.
+    pub fn with_slack(self, slack: Duration) -> Clock {
+        Clock { slack, ..self }
+    }
+}
+
+/// How late the host runs us. A loaded virtual machine stops the whole
+/// process for hundreds of milliseconds now and then; it shows as a search
+/// that ends past its deadline, or an answer past the hard one. The slack
+/// is the worst such lateness seen, shrinking by an eighth at every answer:
+/// the plans widen their margins at once when the host stalls, and narrow
+/// them again within some twenty quiet answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lateness {
+    slack: Duration,
+}
+
+impl Lateness {
+    /// Lateness below this is the ordinary jitter of waking a thread.
+    pub const NOISE: Duration = Duration::from_millis(10);
+    /// The slack never grows past this: a longer stall is an outage, not a
+    /// pace to plan for.
+    pub const MAX: Duration = Duration::from_secs(2);
+
+    /// Counts one answer that came `late` past where it was due (zero if
+    /// on time).
+    pub fn observe(&mut self, late: Duration) {
+        let kept = self.slack - self.slack / 8;
+        self.slack = if late > Self::NOISE {
+            kept.max(late.min(Self::MAX))
+        } else {
+            kept
+        };
+    }
+
+    /// The margin the plans add (see [`Clock::slack`]).
+    pub fn slack(&self) -> Duration {
+        self.slack
+    }
 }
 
 /// Deadlines, measured from the moment the request was read.
@@ -146,6 +209,26 @@ pub fn phase_weight(empty: usize, area: usize) -> f64 {
     }
 }
 
+/// The plan for a move on a board with `empty` of its `area` points empty,
+/// at most `own_moves_to_limit` of our moves before a round limit: the
+/// arena bot and GTP both plan with this. With an increment the bank is
+/// spread until the board is mostly full ([`spread_over`]); without one,
+/// over every move still expected. The share is weighted by the phase.
+pub fn plan_move(
+    clock: Clock,
+    empty: usize,
+    area: usize,
+    own_moves_to_limit: Option<usize>,
+) -> Plan {
+    let n = own_moves_left(empty, own_moves_to_limit);
+    let n = if clock.per_move.is_zero() {
+        n
+    } else {
+        spread_over(empty, area, n)
+    };
+    plan_weighted(clock, n, phase_weight(empty, area))
+}
+
 /// The deadlines for this move, given the clock and the number of our moves
 /// still to play (this one included): an even share of what is to come.
 pub fn plan(clock: Clock, moves_left: usize) -> Plan {
@@ -165,10 +248,12 @@ pub fn plan_weighted(clock: Clock, moves_left: usize, weight: f64) -> Plan {
     // The search stops at `soft` and then still has to choose and report:
     // a soft deadline at the hard one (the whole bank, on the last moves)
     // would make it miss every time. Keep some room, a fifth of a short
-    // bank at least.
-    let room = GRACE.min(avail / 5);
+    // bank at least, more on a slow host.
+    let room = (GRACE + clock.slack).min(avail / 5);
     let soft = share.max(overflow).min(avail - room);
-    let hard = (soft + soft / 2 + GRACE).min(avail);
+    // on a slow host a search that was stopped is waited for a little
+    // longer: its move is better than the fallback's
+    let hard = (soft + soft / 2 + GRACE + clock.slack).min(avail);
     Plan { soft, hard }
 }
 
@@ -211,11 +296,7 @@ mod tests {
             let empty = empty_before_own_move(k) - usize::from(!black);
             let to_limit = max_rounds.saturating_sub(round).max(1);
             let n = spread_over(empty, 361, own_moves_left(empty, Some(to_limit)));
-            let clock = Clock {
-                bank: left,
-                per_move: ms(per_move),
-                max_bank: ms(bank),
-            };
+            let clock = Clock::new(left, ms(per_move), ms(bank));
             let p = plan_weighted(clock, n, phase_weight(empty, 361));
             let avail = available(clock);
             // the search gets room to finish between the two deadlines
@@ -338,11 +419,7 @@ mod tests {
 
     #[test]
     fn the_reserve_is_a_tenth_of_the_cap_and_refills_once_touched() {
-        let c = |bank, max_bank| Clock {
-            bank: ms(bank),
-            per_move: ms(200),
-            max_bank: ms(max_bank),
-        };
+        let c = |bank, max_bank| Clock::new(ms(bank), ms(200), ms(max_bank));
         assert_eq!(reserve(c(10_000, 10_000)), ms(1_000));
         assert_eq!(available(c(10_000, 10_000)), ms(9_000));
         assert_eq!(reserve(c(200, 200)), MARGIN);
@@ -354,6 +431,71 @@ mod tests {
     }
 
     #[test]
+    fn lateness_widens_at_once_and_narrows_by_an_eighth_an_answer() {
+        let mut l = Lateness::default();
+        l.observe(ms(5));
+        assert_eq!(l.slack(), Duration::ZERO, "jitter is no lateness");
+        l.observe(ms(400));
+        assert_eq!(l.slack(), ms(400));
+        l.observe(ms(100));
+        assert_eq!(l.slack(), ms(350));
+        l.observe(Duration::ZERO);
+        assert_eq!(l.slack(), ms(306) + Duration::from_micros(250));
+        for _ in 0..30 {
+            l.observe(Duration::ZERO);
+        }
+        assert!(l.slack() < Lateness::NOISE, "{l:?}");
+        l.observe(ms(60_000));
+        assert_eq!(l.slack(), Lateness::MAX);
+    }
+
+    #[test]
+    fn a_slow_host_widens_the_reserve_and_the_room_between_the_deadlines() {
+        let quiet = Clock::new(ms(10_000), ms(200), ms(10_000));
+        let slow = quiet.with_slack(ms(800));
+        assert_eq!(reserve(quiet), ms(1_000));
+        assert_eq!(reserve(slow), ms(1_600));
+        // never more than a third of the cap
+        assert_eq!(reserve(quiet.with_slack(Lateness::MAX)), ms(10_000) / 3);
+        let (p, q) = (plan(quiet, 50), plan(slow, 50));
+        assert!(q.soft <= p.soft, "{p:?} {q:?}");
+        assert_eq!(q.hard - q.soft, q.soft / 2 + GRACE + ms(800));
+        // on the last move, the soft deadline keeps the slack clear of the hard one
+        let last = plan(slow, 1);
+        assert_eq!(last.hard, ms(10_000) - ms(1_600));
+        assert_eq!(last.soft, last.hard - GRACE - ms(800));
+    }
+
+    #[test]
+    fn a_host_that_stalls_now_and_then_never_overdraws() {
+        // every `every`-th answer the host stops us for 450 ms once the
+        // search is done, past the hard deadline; the plans follow the
+        // lateness seen, as the bot's do
+        for every in [3, 5, 10] {
+            for black in [true, false] {
+                let mut late = Lateness::default();
+                let mut left = ms(10_000);
+                for k in 0..250 {
+                    let empty = empty_before_own_move(k) - usize::from(!black);
+                    let clock = Clock::new(left, ms(200), ms(10_000)).with_slack(late.slack());
+                    let p = plan_move(clock, empty, 361, Some(250 - k));
+                    let spent = if k % every == every - 1 {
+                        p.hard + ms(450)
+                    } else {
+                        p.soft
+                    };
+                    assert!(
+                        spent < left,
+                        "every {every}, move {k}: {spent:?} of {left:?}"
+                    );
+                    late.observe(spent.saturating_sub(p.hard));
+                    left = (left - spent + ms(200)).min(ms(10_000));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_old_starter_kit_clock_is_used_too() {
         let (used, total) = simulate(10_000, 500, 200, 199, true, |p, _| p.soft);
         assert!(used * 100 >= total * 80, "used {used} of {total}");
@@ -361,11 +503,7 @@ mod tests {
 
     #[test]
     fn an_empty_or_negative_bank_answers_at_once() {
-        let c = Clock {
-            bank: ms(30),
-            per_move: ms(200),
-            max_bank: ms(10_000),
-        };
+        let c = Clock::new(ms(30), ms(200), ms(10_000));
         assert_eq!(plan(c, 100), Plan::INSTANT);
         assert!(plan(c, 100).is_instant());
         let c = Clock {
@@ -377,11 +515,7 @@ mod tests {
 
     #[test]
     fn the_last_move_gets_the_whole_bank() {
-        let c = Clock {
-            bank: ms(6_000),
-            per_move: ms(200),
-            max_bank: ms(10_000),
-        };
+        let c = Clock::new(ms(6_000), ms(200), ms(10_000));
         let p = plan(c, 1);
         assert_eq!(p.hard, ms(6_000) - reserve(c));
         assert_eq!(p.hard, ms(5_000));
@@ -395,11 +529,7 @@ mod tests {
 
     #[test]
     fn a_full_bank_spends_at_least_the_increment() {
-        let c = Clock {
-            bank: ms(10_000),
-            per_move: ms(200),
-            max_bank: ms(10_000),
-        };
+        let c = Clock::new(ms(10_000), ms(200), ms(10_000));
         // even when expecting a very long game
         assert!(plan(c, 10_000).soft >= ms(200));
     }

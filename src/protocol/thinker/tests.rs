@@ -26,6 +26,9 @@ fn thinker(
 
 const NO_LIMIT: Horizon = Horizon { moves_left: None };
 
+/// Deadlines `soft_ms` and `hard_ms` from now. Where the search is meant
+/// to answer, the hard deadline is seconds away: a stopped host must not
+/// turn the answer into the fallback.
 fn choose(t: &mut Thinker, g: &Game, soft_ms: u64, hard_ms: u64) -> Move {
     let now = Instant::now();
     let soft = now + Duration::from_millis(soft_ms);
@@ -42,11 +45,11 @@ fn the_searchers_move_is_kept() {
     let (mut t, built) = thinker(|g| Move::Play(g.board().point(2, 6)));
     let g = game();
     assert_eq!(
-        choose(&mut t, &g, 20, 200),
+        choose(&mut t, &g, 1000, 5000),
         Move::Play(g.board().point(2, 6))
     );
     assert_eq!(
-        choose(&mut t, &g, 20, 200),
+        choose(&mut t, &g, 1000, 5000),
         Move::Play(g.board().point(2, 6))
     );
     assert_eq!(built.load(Ordering::SeqCst), 1);
@@ -57,7 +60,7 @@ fn a_panic_is_answered_and_the_searcher_rebuilt() {
     let (mut t, built) = thinker(|_| panic!("deliberate test panic"));
     let g = game();
     for _ in 0..3 {
-        let mv = choose(&mut t, &g, 20, 200);
+        let mv = choose(&mut t, &g, 1000, 5000);
         assert!(g.is_legal(mv) && !mv.is_pass());
     }
     assert_eq!(built.load(Ordering::SeqCst), 3);
@@ -69,7 +72,7 @@ fn an_illegal_choice_is_replaced() {
     b.play(Move::Play(b.point(4, 4))).unwrap();
     let g = Game::from_board(b, 7.5);
     let (mut t, _) = thinker(|g| Move::Play(g.board().point(4, 4)));
-    let mv = choose(&mut t, &g, 20, 200);
+    let mv = choose(&mut t, &g, 1000, 5000);
     assert!(g.is_legal(mv) && !mv.is_pass());
 }
 
@@ -129,7 +132,7 @@ fn forced_moves_skip_the_search() {
     // only the capture at the middle is legal
     let g = Game::from_board(Board::from_ascii("X . O").unwrap(), 7.5);
     assert_eq!(
-        choose(&mut t, &g, 20, 200),
+        choose(&mut t, &g, 1000, 5000),
         Move::Play(g.board().point(1, 0))
     );
     // only our own eye is left (the other point is marked): pass
@@ -139,7 +142,7 @@ fn forced_moves_skip_the_search() {
     assert_eq!(t.choose(&g, NO_LIMIT, soon, soon, &marked), Move::Pass);
     // nothing legal at all
     let g = Game::from_board(Board::from_ascii(". X").unwrap(), 7.5);
-    assert_eq!(choose(&mut t, &g, 20, 200), Move::Pass);
+    assert_eq!(choose(&mut t, &g, 1000, 5000), Move::Pass);
     // no time at all: the fallback
     let mv = choose(&mut t, &game(), 0, 0);
     assert!(!mv.is_pass());
@@ -179,14 +182,14 @@ fn pondering_runs_until_the_next_request_and_keeps_the_searcher() {
     let g = game();
     let ours = Move::Play(g.board().point(2, 6));
     for round in 1..=3 {
-        assert_eq!(choose(&mut t, &g, 20, 500), ours);
+        assert_eq!(choose(&mut t, &g, 1000, 5000), ours);
         t.ponder(&g, NO_LIMIT);
         thread::sleep(Duration::from_millis(30));
         // still pondering: nothing has stopped it
         assert_eq!(pondered.load(Ordering::SeqCst), round - 1);
     }
     // the request stops it and is answered by the search, not the fallback
-    assert_eq!(choose(&mut t, &g, 20, 500), ours);
+    assert_eq!(choose(&mut t, &g, 1000, 5000), ours);
     assert_eq!(pondered.load(Ordering::SeqCst), 3);
     assert_eq!(built.load(Ordering::SeqCst), 1);
     assert!(t.stragglers.is_empty());
@@ -196,10 +199,35 @@ fn pondering_runs_until_the_next_request_and_keeps_the_searcher() {
 fn without_pondering_nothing_runs_between_requests() {
     let (mut t, pondered, _) = ponderer(false);
     let g = game();
-    choose(&mut t, &g, 20, 500);
+    choose(&mut t, &g, 1000, 5000);
     t.ponder(&g, NO_LIMIT);
     thread::sleep(Duration::from_millis(30));
     t.stop_pondering();
-    choose(&mut t, &g, 20, 500);
+    choose(&mut t, &g, 1000, 5000);
     assert_eq!(pondered.load(Ordering::SeqCst), 0);
+}
+
+/// A search that comes back past the hard deadline widens the margin the
+/// plans keep; quick answers narrow it again. Deadlines are chosen so that
+/// no host, however slow, changes what is asserted: the late search sleeps
+/// far past its hard deadline, the quick ones have seconds to spare.
+#[test]
+fn a_late_search_widens_the_margin_and_quick_answers_narrow_it() {
+    let late = Arc::new(AtomicBool::new(true));
+    let l = late.clone();
+    let (mut t, _) = thinker(move |g| {
+        if l.swap(false, Ordering::SeqCst) {
+            thread::sleep(Duration::from_millis(300));
+        }
+        Move::Play(g.board().point(2, 6))
+    });
+    let g = game();
+    assert_eq!(t.slack(), Duration::ZERO);
+    choose(&mut t, &g, 10, 60);
+    let widened = t.slack();
+    assert!(widened >= time::GRACE, "{widened:?}");
+    for _ in 0..40 {
+        choose(&mut t, &g, 5_000, 10_000);
+    }
+    assert!(t.slack() < Lateness::NOISE, "{:?}", t.slack());
 }
