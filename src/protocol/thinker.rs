@@ -29,6 +29,10 @@ const WORKER_STACK: usize = 64 << 20;
 /// search; once one finishes, it is counted back and the next turn
 /// searches again.
 const MAX_STRAGGLERS: usize = 2;
+/// How long a turn waits for a search that missed the last one: it has seen
+/// its deadline pass as soon as it ran again and stops within a playout,
+/// keeping its tree, unless the host still holds it back.
+const LATE_WAIT: Duration = Duration::from_millis(20);
 /// Pondering stops by itself after this long, in case no request comes
 /// (the game is over and the engine has not closed our input yet).
 const PONDER_MAX: Duration = Duration::from_secs(60);
@@ -97,6 +101,24 @@ impl Worker {
         if self.ponder == Some(id) {
             self.ponder = None;
         }
+    }
+
+    /// Waits up to `patience` for the outcomes still due; false if some
+    /// are still out (or the thread is gone).
+    fn wait(&mut self, patience: Duration) -> bool {
+        let until = Instant::now() + patience;
+        while self.pending != 0 {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.done.recv_timeout(left) {
+                Ok(o) => self.returned(o.id),
+                Err(RecvTimeoutError::Timeout) => return false,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.pending = usize::MAX;
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Counts the outcomes that came back since; a thread gone counts as
@@ -380,8 +402,9 @@ impl Thinker {
     }
 
     /// A worker with nothing left to do but a stopped pondering search:
-    /// late answers are drained; one still busy after a whole turn is left
-    /// to finish on its own and replaced, unless [`MAX_STRAGGLERS`] are
+    /// late answers are drained, a late search is waited for a moment
+    /// ([`LATE_WAIT`]); one still busy then is left to finish on its own
+    /// and replaced, unless [`MAX_STRAGGLERS`] are
     /// busy already (then this turn goes without a search). Stragglers that
     /// have finished are dropped, and their threads end.
     fn take_worker(&mut self) -> Result<Worker, String> {
@@ -392,12 +415,17 @@ impl Thinker {
         });
         if let Some(mut w) = self.worker.take() {
             w.drain();
-            match w.pending {
+            let pending = w.pending;
+            match pending {
                 0 => return Ok(w),
                 // told to stop, and the last job sent: what comes next
                 // waits for it one playout at most
                 1 if w.ponder.is_some() => return Ok(w),
                 usize::MAX => log::error!("the search thread is gone; starting another"),
+                _ if w.wait(LATE_WAIT) => return Ok(w),
+                _ if w.pending == usize::MAX => {
+                    log::error!("the search thread is gone; starting another")
+                }
                 _ => {
                     log::error!("the search is still running a turn late; leaving it to finish");
                     self.stragglers.push(w);
