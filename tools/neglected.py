@@ -11,7 +11,7 @@ nothing but the time), and prints the root moves the search liked best and
 where the move actually played next in the record (move MOVES + 1) stood:
 its rank by playouts, its playouts, its value, its visits with the prior
 and its AMAF value. A move the record's winner played and the search gave
-a handful of playouts is a blind spot (see README, Tuning: tree.rave_bias).
+a handful of playouts is a blind spot (docs/measurements.md: the AMAF bias).
 --set passes search parameters on, as `tengen gtp --set` takes them.
 
 tengen: PATH, else target/release/tengen next to this script's folder.

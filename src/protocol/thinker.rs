@@ -67,8 +67,7 @@ struct Job {
 }
 
 enum Kind {
-    /// Choose a move: search until `soft` (or a little past it while the
-    /// choice is unstable: [`time::extension`]), unless `hard` has passed.
+    /// Choose a move: search until `soft`, unless `hard` has passed.
     Think { soft: Instant, hard: Instant },
     /// Search until `stop` is raised or `until` passes; choose nothing.
     Ponder {
@@ -186,10 +185,9 @@ fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
             Kind::Think { hard, .. } if Instant::now() >= hard => {
                 Err("the request was already answered".to_string())
             }
-            Kind::Think { soft, hard } => guarded(&mut searcher, &make, |s| {
-                let extension = time::extension(Instant::now(), soft, hard);
-                let moved = s.think(game, horizon, Budget::until(soft).extended_to(extension));
-                overran = Instant::now().saturating_duration_since(extension.unwrap_or(soft));
+            Kind::Think { soft, .. } => guarded(&mut searcher, &make, |s| {
+                let moved = s.think(game, horizon, Budget::until(soft));
+                overran = Instant::now().saturating_duration_since(soft);
                 moved
             })
             .map_err(|e| format!("the search panicked: {e}")),
@@ -465,7 +463,7 @@ impl Thinker {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    // the search's deadline lay GRACE before this one
+                    // the search's deadline lay GRACE or more before this one
                     self.overran = time::GRACE;
                     self.worker = Some(w);
                     return Err("no move from the search by the hard deadline".into());

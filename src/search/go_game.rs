@@ -5,7 +5,6 @@ use super::features::features;
 use super::gammas;
 use super::patterns;
 use super::policy::{self, PolicyConfig, Run};
-use super::replies::Replies;
 use super::rng::Rng;
 use super::tree::{Amaf, Prior, SearchGame};
 use crate::go::{Board, Cell, Color, Move, Point, Rules, MAX_POINTS, MAX_SIZE};
@@ -57,19 +56,12 @@ pub struct PriorConfig {
     /// answering every stone at close range starts fights instead of
     /// taking the big points.
     pub opening_near_last: f32,
-    /// In the opening, a stone set against a lone enemy stone with none of
-    /// ours near (no capture, no atari): a loss. Such an attachment makes
-    /// the enemy strong where we are weak.
-    pub opening_attach: f32,
     /// First line (in the opening, or with no stone within 2): a loss.
     pub first_line: f32,
     /// Second line (in the opening, or in an open area): a loss.
     pub low_line_open: f32,
     /// Third and fourth line in an open area: a win.
     pub good_line_open: f32,
-    /// A corner point (3-3 to 5-4) of an empty corner, where games start:
-    /// a win on top of `good_line_open`.
-    pub empty_corner: f32,
     /// The learnt prior ([`gammas`]): a move with probability `p` among
     /// the legal moves gets `learned * p ^ learned_power` won visits.
     pub learned: f32,
@@ -93,11 +85,9 @@ impl Default for PriorConfig {
             self_atari: 15.0,
             near_last: [20.0, 14.0, 6.0],
             opening_near_last: 1.0,
-            opening_attach: 0.0,
             first_line: 20.0,
             low_line_open: 10.0,
             good_line_open: 10.0,
-            empty_corner: 0.0,
             learned: 0.0,
             learned_power: 0.5,
             pass: 10.0,
@@ -127,16 +117,12 @@ pub struct GoState {
     /// The margin, in points, at which the score term is full (0: the
     /// board's area).
     pub score_scale: f32,
-    /// The answers the playouts learn (when the policy plays them), made
-    /// at the first playout that needs them.
-    pub replies: Option<Box<Replies>>,
 }
 
 impl Clone for GoState {
     fn clone(&self) -> Self {
         GoState {
             board: self.board.clone(),
-            replies: self.replies.clone(),
             ..*self
         }
     }
@@ -157,9 +143,6 @@ impl Clone for GoState {
             priors,
             score_weight,
             score_scale,
-            // kept: what the playouts learnt goes on from one simulation to
-            // the next, which is the point of it
-            replies: _,
         } = src;
         self.board.copy_from(board);
         (self.komi, self.rules, self.moves_left) = (*komi, *rules, *moves_left);
@@ -290,24 +273,13 @@ impl GoState {
                 win(share * cfg.near_last[d - 1], &mut visits, &mut wins);
             }
         }
-        if opening && cfg.opening_attach > 0.0 && captured == 0 && !saves && attaches_alone(b, c, p)
-        {
-            visits += cfg.opening_attach;
-        }
         let (x, y) = b.xy(p);
         let line = 1 + x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
         if b.width() >= 9 && captured == 0 && !saves {
             match line {
                 1 if opening || open_area(b, p, 2) => visits += cfg.first_line,
                 2 if opening || open_area(b, p, 3) => visits += cfg.low_line_open,
-                3 | 4 if open_area(b, p, 3) => {
-                    win(cfg.good_line_open, &mut visits, &mut wins);
-                    // the line counted from the other edge
-                    let other = 1 + x.min(b.width() - 1 - x).max(y.min(b.height() - 1 - y));
-                    if cfg.empty_corner > 0.0 && other <= 5 && open_area(b, p, 5) {
-                        win(cfg.empty_corner, &mut visits, &mut wins);
-                    }
-                }
+                3 | 4 if open_area(b, p, 3) => win(cfg.good_line_open, &mut visits, &mut wins),
                 _ => {}
             }
         }
@@ -381,21 +353,6 @@ fn push_new(points: &mut ArrayVec<Point, 16>, p: Point) {
     if !points.is_full() && !points.contains(&p) {
         points.push(p);
     }
-}
-
-/// Whether `p` touches an enemy string of three liberties or more (so the
-/// move gives no atari) and no stone of `c` lies within Manhattan distance 2.
-fn attaches_alone(b: &Board, c: Color, p: Point) -> bool {
-    let opp = c.opp().stone();
-    let enemies = b.neighbors(p).into_iter().filter(|&n| b.at(n) == opp);
-    let mut touching = false;
-    for n in enemies {
-        if b.liberty_count(n) < 3 {
-            return false;
-        }
-        touching = true;
-    }
-    touching && !any_within(b, p, 2, |cell| cell == c.stone())
 }
 
 /// No stone within Manhattan distance `r` of `p`.
@@ -478,32 +435,15 @@ impl SearchGame for GoState {
         // a cycle of captures could go on for ever without superko checks
         let cap = (3 * self.board.area()) as u32;
         let mut moves = 0;
-        let mut replies = (self.policy.reply > 0).then(|| self.replies.take().unwrap_or_default());
-        if let Some(r) = &mut replies {
-            r.start(&self.board);
-        }
         while !self.is_over() && moves < cap {
-            let mv = policy::choose(&self.board, rng, &self.policy, replies.as_deref());
+            let mv = policy::choose(&self.board, rng, &self.policy);
             if let Move::Play(p) = mv {
                 amaf.record(p.0, self.to_move());
-            }
-            if let Some(r) = &mut replies {
-                r.record(mv);
             }
             self.play_move(mv);
             moves += 1;
         }
-        let result = self.result();
-        if let Some(mut r) = replies {
-            let winner = match result {
-                x if x > 0.5 => Some(Color::Black),
-                x if x < 0.5 => Some(Color::White),
-                _ => None,
-            };
-            r.learn(winner);
-            self.replies = Some(r);
-        }
-        result
+        self.result()
     }
 }
 
@@ -572,7 +512,6 @@ mod tests {
             priors,
             score_weight: 0.0,
             score_scale: 0.0,
-            replies: None,
         }
     }
 
@@ -606,44 +545,6 @@ mod tests {
         assert!(close(s.result(), 1.0), "{}", s.result());
         s.komi = 10.5; // white wins by 5.5: the term saturates the other way
         assert!(close(s.result(), 0.0), "{}", s.result());
-    }
-
-    #[test]
-    fn the_opening_attach_penalty_hits_only_lone_attachments() {
-        let mut b = Board::new(19, 19);
-        b.play_legal(Color::White, b.point(3, 3));
-        b.play_legal(Color::Black, b.point(15, 15));
-        b.play_legal(Color::White, b.point(15, 13));
-        b.set_to_move(Color::Black);
-        let cfg = PriorConfig {
-            opening_attach: 25.0,
-            ..PriorConfig::default()
-        };
-        let (with, without) = (
-            state(b.clone(), cfg),
-            state(b.clone(), PriorConfig::default()),
-        );
-        let lost = |p: Point| plain(&with, p).visits - plain(&without, p).visits;
-        // against the lone stone in the corner: penalised, and only in visits
-        assert_eq!(lost(b.point(4, 3)), 25.0);
-        assert_eq!(
-            plain(&with, b.point(4, 3)).wins,
-            plain(&without, b.point(4, 3)).wins
-        );
-        // against (15, 13) but next to our (15, 15): no penalty
-        assert_eq!(lost(b.point(15, 14)), 0.0);
-        // no enemy stone touched
-        assert_eq!(lost(b.point(9, 9)), 0.0);
-        // an atari is no mere attachment: the corner stone has 2 liberties
-        let mut corner = b.clone();
-        corner.play_legal(Color::White, corner.point(0, 18));
-        corner.set_to_move(Color::Black);
-        let (with, without) = (
-            state(corner.clone(), cfg),
-            state(corner, PriorConfig::default()),
-        );
-        let atari = b.point(1, 18);
-        assert_eq!(plain(&with, atari).visits, plain(&without, atari).visits);
     }
 
     #[test]

@@ -3,20 +3,16 @@
 //!
 //! Entry point: [`Searcher::think`].
 
-pub mod dynkomi;
 pub mod features;
 pub mod gammas;
 pub mod go_game;
-pub mod nakade;
 mod params;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
-pub mod replies;
 pub mod rng;
 pub mod time;
 pub mod tree;
-pub mod two_libs;
 
 use crate::go::Move;
 use std::time::{Duration, Instant};
@@ -27,9 +23,6 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     pub deadline: Option<Instant>,
     pub playouts: Option<u64>,
-    /// How far past `deadline` the search may go on while its choice is
-    /// unstable (see [`Config::extend`]).
-    pub extension: Option<Instant>,
 }
 
 impl Budget {
@@ -37,19 +30,13 @@ impl Budget {
         Budget {
             deadline: None,
             playouts: Some(n),
-            extension: None,
         }
     }
     pub fn until(deadline: Instant) -> Budget {
         Budget {
             deadline: Some(deadline),
             playouts: None,
-            extension: None,
         }
-    }
-    /// The same budget, allowed to run on to `extension` while unstable.
-    pub fn extended_to(self, extension: Option<Instant>) -> Budget {
-        Budget { extension, ..self }
     }
 }
 
@@ -66,8 +53,6 @@ pub struct Stats {
     pub nodes: usize,
     /// Playouts already under the root when the search began (tree reuse).
     pub reused: u64,
-    /// Whether the search ran past its deadline (its choice was unstable).
-    pub extended: bool,
 }
 
 /// The game as the search sees it: the position with its history, and how

@@ -54,11 +54,6 @@ pub const PARAMS: &[Param] = &[
         "UCB exploration constant (0: priors and AMAF explore)",
         |c, v| c.tree.explore = real(v)?
     ),
-    param!(
-        "tree.rave_bias",
-        "AMAF weighs less for a move whose real value parts from it by more than this many variances (0: off)",
-        |c, v| c.tree.rave_bias = real(v)?
-    ),
     param!("tree.max_nodes", "most nodes the tree may hold", |c, v| c
         .tree
         .max_nodes =
@@ -81,26 +76,6 @@ pub const PARAMS: &[Param] = &[
         "policy.refuse_self_atari",
         "% refusing a self-atari of 3+ stones",
         |c, v| c.policy.refuse_self_atari = percent(v)?
-    ),
-    param!(
-        "policy.nakade",
-        "% taking the vital point of a small eye space",
-        |c, v| c.policy.nakade = percent(v)?
-    ),
-    param!(
-        "policy.fill_board",
-        "% first trying a point with the 3x3 around it empty",
-        |c, v| c.policy.fill_board = percent(v)?
-    ),
-    param!(
-        "policy.reply",
-        "% playing the last good reply the playouts learnt",
-        |c, v| c.policy.reply = percent(v)?
-    ),
-    param!(
-        "policy.two_libs",
-        "% answering a string left with two liberties near the last move",
-        |c, v| c.policy.two_libs = percent(v)?
     ),
     param!(
         "priors.even",
@@ -165,11 +140,6 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.priors.opening_near_last = real(v)?
     ),
     param!(
-        "priors.opening_attach",
-        "lost visits, in the opening, for attaching to an enemy stone with none of ours near",
-        |c, v| c.priors.opening_attach = real(v)?
-    ),
-    param!(
         "priors.first_line",
         "lost visits on the first line in the open",
         |c, v| c.priors.first_line = real(v)?
@@ -183,11 +153,6 @@ pub const PARAMS: &[Param] = &[
         "priors.good_line_open",
         "won visits on the third and fourth lines in the open",
         |c, v| c.priors.good_line_open = real(v)?
-    ),
-    param!(
-        "priors.empty_corner",
-        "won visits on a corner point of an empty corner",
-        |c, v| c.priors.empty_corner = real(v)?
     ),
     param!(
         "priors.learned",
@@ -223,16 +188,6 @@ pub const PARAMS: &[Param] = &[
         "ponder",
         "search on the opponent's time too (true/false)",
         |c, v| c.ponder = v.parse().ok()?
-    ),
-    param!(
-        "extend",
-        "search past the deadline (up to half as long again) while the choice is unstable (true/false, default false)",
-        |c, v| c.extend = v.parse().ok()?
-    ),
-    param!(
-        "dynkomi",
-        "most points of komi to concede while well ahead (0: off)",
-        |c, v| c.dynkomi = real(v)?
     ),
     param!("seed", "seed of the search's random numbers", |c, v| c
         .seed =
@@ -276,7 +231,6 @@ mod tests {
             let value = match p.name {
                 "reuse" => "false",
                 "ponder" => "false",
-                "extend" => "true",
                 _ => "7",
             };
             c.set(&format!("{}={value}", p.name)).unwrap();
@@ -289,10 +243,6 @@ mod tests {
         // the names a help text shows are the names `set` takes: one table
         let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
         for name in [
-            "policy.nakade",
-            "policy.fill_board",
-            "policy.reply",
-            "policy.two_libs",
             "priors.ladder_atari",
             "priors.ladder_escape",
             "priors.ladder_defence",

@@ -7,12 +7,9 @@
 //! uniformly random legal move, where a self-atari of three or more stones
 //! is refused most of the time.
 
-use super::nakade;
 use super::patterns;
 use super::playout::random_move_where;
-use super::replies::Replies;
 use super::rng::Rng;
-use super::two_libs;
 use crate::go::{Board, Cell, Color, Move, Point};
 use arrayvec::ArrayVec;
 use std::cell::RefCell;
@@ -26,19 +23,6 @@ pub struct PolicyConfig {
     pub pattern: u32,
     /// Chance of refusing a self-atari of 3+ stones in the random phase.
     pub refuse_self_atari: u32,
-    /// Chance of taking the vital point of a small eye space next to the
-    /// last move (see [`super::nakade`]).
-    pub nakade: u32,
-    /// Chance of first trying a few random points with nothing around them
-    /// (the whole 3x3 empty), so that playouts claim open areas before
-    /// fighting inside territories.
-    pub fill_board: u32,
-    /// Chance of playing the last good reply to the previous moves (see
-    /// [`super::replies`]) before the shape and nakade heuristics.
-    pub reply: u32,
-    /// Chance of answering a string left with two liberties next to the
-    /// last move (see [`super::two_libs`]), after the atari rules.
-    pub two_libs: u32,
 }
 
 impl Default for PolicyConfig {
@@ -48,17 +32,12 @@ impl Default for PolicyConfig {
             save: 90,
             pattern: 85,
             refuse_self_atari: 95,
-            fill_board: 0,
-            nakade: 0,
-            reply: 0,
-            two_libs: 0,
         }
     }
 }
 
-/// The policy's move for the side to move; `replies` are the answers the
-/// search's playouts have learnt so far, if it keeps any.
-pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig, replies: Option<&Replies>) -> Move {
+/// The policy's move for the side to move.
+pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
     if let Move::Play(last) = board.last_moves()[0] {
         let mut cands = Candidates::new();
         if rng.chance(cfg.capture, 100) {
@@ -73,29 +52,6 @@ pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig, replies: Option<
                 return Move::Play(p);
             }
         }
-        // no draw when off, so that turning it on is the only change
-        if cfg.two_libs > 0 && rng.chance(cfg.two_libs, 100) {
-            two_libs::moves_near(board, last, &mut cands);
-            if let Some(p) = pick(&cands, rng) {
-                return Move::Play(p);
-            }
-        }
-        if let Some(replies) = replies {
-            // no draw when off, so that turning it on is the only change
-            if cfg.reply > 0 && rng.chance(cfg.reply, 100) {
-                if let Some(p) = good_reply(board, replies) {
-                    return Move::Play(p);
-                }
-            }
-        }
-        // no draw when off, so that turning it on is the only change
-        if cfg.nakade > 0 && rng.chance(cfg.nakade, 100) {
-            if let Some(p) = nakade::vital_point_near(board, last) {
-                if board.is_legal(board.to_move(), p) {
-                    return Move::Play(p);
-                }
-            }
-        }
         if rng.chance(cfg.pattern, 100) {
             patterns_near(board, last, &mut cands);
             if let Some(p) = pick(&cands, rng) {
@@ -103,40 +59,7 @@ pub fn choose(board: &Board, rng: &mut Rng, cfg: &PolicyConfig, replies: Option<
             }
         }
     }
-    // no draw when off, so that turning it on is the only change
-    if cfg.fill_board > 0 && rng.chance(cfg.fill_board, 100) {
-        if let Some(p) = open_point(board, rng) {
-            return Move::Play(p);
-        }
-    }
     random_move(board, rng, cfg)
-}
-
-/// Tries a few random empty points for one whose 3x3 neighbourhood is all
-/// empty: always legal, and never an eye.
-fn open_point(board: &Board, rng: &mut Rng) -> Option<Point> {
-    const TRIES: usize = 4;
-    let empties = board.empty_points();
-    if empties.is_empty() {
-        return None;
-    }
-    (0..TRIES)
-        .map(|_| Point(empties[rng.below(empties.len())]))
-        .find(|&p| board.ring_code(p) == 0)
-}
-
-/// The stored answer to the last two moves, else to the last move, if it
-/// is still a sensible move that is no self-atari.
-fn good_reply(board: &Board, replies: &Replies) -> Option<Point> {
-    let c = board.to_move();
-    replies.answers(board).into_iter().find_map(|a| {
-        let p = Point(a);
-        (a != 0
-            && board.at(p) == Cell::Empty
-            && board.is_sensible(c, p)
-            && !self_atari(board, c, p))
-        .then_some(p)
-    })
 }
 
 /// Candidate moves of one heuristic, at most this many (the rest are
@@ -144,7 +67,7 @@ fn good_reply(board: &Board, replies: &Replies) -> Option<Point> {
 pub type Candidates = ArrayVec<Point, 16>;
 
 /// Adds `p` unless it is there already or the list is full.
-pub(super) fn add(out: &mut Candidates, p: Point) {
+fn add(out: &mut Candidates, p: Point) {
     if !out.is_full() && !out.contains(&p) {
         out.push(p);
     }
@@ -152,7 +75,7 @@ pub(super) fn add(out: &mut Candidates, p: Point) {
 
 /// Adds the move of `c` that captures the string at `s`, which is in
 /// atari, if it is legal.
-pub(super) fn add_capture(board: &Board, c: Color, s: Point, out: &mut Candidates) {
+fn add_capture(board: &Board, c: Color, s: Point, out: &mut Candidates) {
     if let Some(lib) = board.atari_liberty(s) {
         if board.is_legal(c, lib) {
             add(out, lib);
@@ -167,7 +90,7 @@ const MAX_WALK: usize = 24;
 /// The enemy stones next to the string at `s` (a string touching one
 /// several times is named as often), or none if the string has more than
 /// [`MAX_WALK`] stones.
-pub(super) fn enemy_stones_next_to(board: &Board, s: Point) -> impl Iterator<Item = Point> + '_ {
+fn enemy_stones_next_to(board: &Board, s: Point) -> impl Iterator<Item = Point> + '_ {
     let opp = board.at(s).color().expect("a stone").opp().stone();
     let walk = (board.string_size(s) <= MAX_WALK).then(|| board.stones(s));
     walk.into_iter()
@@ -482,121 +405,6 @@ mod tests {
         let broken = caught.replacen(". . . . . . .", ". . . . . . O", 1);
         let b = board(&broken, Color::Black);
         assert_eq!(capturing_atari(&b, s), Some(b.point(4, 3)));
-    }
-
-    #[test]
-    fn fill_board_takes_only_points_with_all_around_empty() {
-        let b = board(
-            ". . . . . . .\n\
-             . X . . . . .\n\
-             . . . . . O .\n\
-             . . . . . . .\n\
-             . . O . . . .\n\
-             . . . . . X .\n\
-             . . . . . . .",
-            Color::Black,
-        );
-        let mut rng = Rng::new(3);
-        let found: Vec<Point> = (0..300).filter_map(|_| open_point(&b, &mut rng)).collect();
-        assert!(found.len() > 20, "{}", found.len());
-        for p in found {
-            assert!(b.ring(p).iter().all(|&q| b.at(q) == Cell::Empty), "{p:?}");
-        }
-        // every empty point touches a stone or the edge
-        let b = board(". X .\nO . X\n. O .", Color::Black);
-        assert_eq!(open_point(&b, &mut rng), None);
-    }
-
-    #[test]
-    fn a_learnt_reply_is_played_only_while_it_is_sensible() {
-        // black's last move is at the centre; white has learnt an answer
-        let mut b = Board::new(7, 7);
-        let learn = |b: &Board, answer: Point| {
-            let mut r = Replies::new();
-            r.start(b);
-            r.record(Move::Play(answer));
-            r.learn(Some(b.to_move()));
-            r
-        };
-        b.play_legal(Color::Black, b.point(3, 3));
-        let answer = b.point(5, 1);
-        let replies = learn(&b, answer);
-        let cfg = PolicyConfig {
-            reply: 100,
-            ..PolicyConfig::default()
-        };
-        let mut rng = Rng::new(11);
-        for _ in 0..20 {
-            assert_eq!(
-                choose(&b, &mut rng, &cfg, Some(&replies)),
-                Move::Play(answer)
-            );
-        }
-        // off: the answer comes up only as often as chance has it
-        let off = PolicyConfig::default();
-        let hits = (0..200)
-            .filter(|_| choose(&b, &mut rng, &off, Some(&replies)) == Move::Play(answer))
-            .count();
-        assert!(hits < 40, "{hits}");
-
-        // an answer that would fill white's own eye is not played
-        let mut eye = board(
-            ". O . . . . .\n\
-             O . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .",
-            Color::Black,
-        );
-        eye.play_legal(Color::Black, eye.point(3, 3));
-        let replies = learn(&eye, eye.point(0, 0));
-        for _ in 0..50 {
-            assert_ne!(
-                choose(&eye, &mut rng, &cfg, Some(&replies)),
-                Move::Play(eye.point(0, 0))
-            );
-        }
-    }
-
-    #[test]
-    fn a_string_left_with_two_liberties_is_answered_when_the_rule_is_on() {
-        // white's (1, 2) leaves black's edge string two liberties and white's
-        // string beside it has two: black ataris it at (3, 0) or (3, 1), or
-        // ataris the cutting stone at (1, 3)
-        let mut b = board(
-            ". X O . . . .\n\
-             . X O . . . .\n\
-             . . X X . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .\n\
-             . . . . . . .",
-            Color::White,
-        );
-        b.play(Move::Play(b.point(1, 2))).unwrap();
-        let answers = [b.point(3, 0), b.point(3, 1), b.point(1, 3)];
-        let on = PolicyConfig {
-            two_libs: 100,
-            ..PolicyConfig::default()
-        };
-        let mut rng = Rng::new(9);
-        for _ in 0..50 {
-            let Move::Play(p) = choose(&b, &mut rng, &on, None) else {
-                panic!("a pass");
-            };
-            assert!(answers.contains(&p), "{:?}", b.xy(p));
-        }
-        // off, the shape and random rules play elsewhere most of the time
-        let off = PolicyConfig::default();
-        let elsewhere = (0..100)
-            .filter(|_| match choose(&b, &mut rng, &off, None) {
-                Move::Play(p) => !answers.contains(&p),
-                Move::Pass => true,
-            })
-            .count();
-        assert!(elsewhere > 50, "{elsewhere}");
     }
 
     #[test]

@@ -6,7 +6,6 @@
 //! passed, or the search itself prefers passing), and never when it loses,
 //! so dead stones get captured and open points filled first.
 
-use super::dynkomi::DynKomi;
 use super::go_game::{to_action, to_move, GoState, PriorConfig, PASS};
 use super::policy::PolicyConfig;
 use super::rng::Rng;
@@ -35,12 +34,6 @@ pub struct Config {
     pub playouts: Option<u64>,
     /// Search on the opponent's time too (the arena bot and GTP).
     pub ponder: bool,
-    /// Search on past the deadline, up to the budget's extension, while
-    /// the choice is unstable ([`unstable`]).
-    pub extend: bool,
-    /// Most points of komi to concede while well ahead ([`DynKomi`]);
-    /// 0: the game's komi only.
-    pub dynkomi: f32,
 }
 
 impl Default for Config {
@@ -55,9 +48,6 @@ impl Default for Config {
             reuse: true,
             playouts: None,
             ponder: true,
-            // measured against GNU Go: no gain seen (README, Measured)
-            extend: false,
-            dynkomi: 0.0,
         }
     }
 }
@@ -74,11 +64,6 @@ pub struct Searcher {
     config: Config,
     rng: Rng,
     kept: Option<Kept>,
-    /// Whether the search under way has gone past its deadline because its
-    /// choice was unstable.
-    extended: bool,
-    /// The komi we concede on top of the game's while well ahead.
-    dynkomi: DynKomi,
 }
 
 impl Searcher {
@@ -88,35 +73,19 @@ impl Searcher {
             config,
             rng,
             kept: None,
-            extended: false,
-            dynkomi: DynKomi::default(),
         }
     }
 
-    /// Forgets the kept tree and the conceded komi (a new game).
+    /// Forgets the kept tree (a new game).
     pub fn clear(&mut self) {
         self.kept = None;
-        self.dynkomi = DynKomi::default();
     }
 
-    /// The komi the playouts count with when `me` is to answer in `game`:
-    /// the game's, with the conceded extra while that is on, except where
-    /// the literal count decides (the opponent has passed, or the round
-    /// limit is near).
-    fn komi(&self, game: &Game, horizon: Horizon, me: Color) -> f32 {
-        let near_end = horizon.moves_left.is_some_and(|m| m <= DYNKOMI_HORIZON);
-        if self.config.dynkomi <= 0.0 || near_end || other_side_passed(game) {
-            return game.counted_komi();
-        }
-        self.dynkomi
-            .komi(game.counted_komi(), me, game.moves().len())
-    }
-
-    /// The search's view of `game`, played for `me`.
-    fn state(&self, game: &Game, horizon: Horizon, me: Color) -> GoState {
+    /// The search's view of `game`.
+    fn state(&self, game: &Game, horizon: Horizon) -> GoState {
         GoState {
             board: game.board().clone(),
-            komi: self.komi(game, horizon, me),
+            komi: game.counted_komi(),
             rules: game.rules(),
             moves_left: horizon
                 .moves_left
@@ -128,7 +97,6 @@ impl Searcher {
             priors: self.config.priors,
             score_weight: self.config.score_weight,
             score_scale: self.config.score_scale,
-            replies: None,
         }
     }
 
@@ -163,7 +131,7 @@ impl Searcher {
             ..budget
         };
         let me = game.to_move();
-        let state = self.state(game, horizon, me);
+        let state = self.state(game, horizon);
         let literal = literal_margin(game, me);
         let opponent_passed = other_side_passed(game);
         if game.pass_ends() && literal > 0.0 {
@@ -194,7 +162,6 @@ impl Searcher {
         // selection, which never tries it while other moves look as good.
         // (Not merely when settled: a board of one colour is settled too.)
         let measure_pass = opponent_passed || state.is_late();
-        self.extended = false;
         let playouts = self.grow(
             &mut tree,
             &state,
@@ -205,11 +172,10 @@ impl Searcher {
             Instant::now(),
         );
 
-        let due = match budget.extension {
-            Some(e) if self.extended => Some(e),
-            _ => budget.deadline,
-        };
-        if let Some(late) = due.map(|d| Instant::now().saturating_duration_since(d)) {
+        if let Some(late) = budget
+            .deadline
+            .map(|d| Instant::now().saturating_duration_since(d))
+        {
             if late.as_millis() > 30 {
                 log::warn!(
                     "the search stopped {} ms after its deadline ({playouts} playouts in {} ms)",
@@ -221,25 +187,13 @@ impl Searcher {
         let mv = self.decide(&tree, game, literal, &root_ok);
         let mut stats = self.stats(&tree, mv, playouts, t0);
         stats.reused = reused;
-        if self.config.dynkomi > 0.0 {
-            let moves = game.moves().len();
-            self.dynkomi
-                .update(me, moves, stats.winrate, self.config.dynkomi);
-            debug!(
-                "komi {} counted ({} conceded), next {}",
-                state.komi,
-                (state.komi - game.komi()).abs(),
-                self.dynkomi.extra(me, moves)
-            );
-        }
         debug!(
-            "{} playouts ({} reused) in {:.0} ms (setup {:.0} ms, {:.0}/s{}), win {:.1} %, tree {} nodes, pv {}",
+            "{} playouts ({} reused) in {:.0} ms (setup {:.0} ms, {:.0}/s), win {:.1} %, tree {} nodes, pv {}",
             stats.playouts,
             stats.reused,
             stats.elapsed.as_secs_f64() * 1000.0,
             setup.as_secs_f64() * 1000.0,
             stats.playouts as f64 / stats.elapsed.as_secs_f64().max(1e-9),
-            if stats.extended { ", extended: unstable" } else { "" },
             stats.winrate * 100.0,
             stats.nodes,
             pv_text(game, &stats.pv)
@@ -336,8 +290,7 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> Stats {
         let t0 = Instant::now();
-        // the opponent is to move: the komi is still counted for us
-        let state = self.state(game, horizon, game.to_move().opp());
+        let state = self.state(game, horizon);
         if state.is_over() {
             return Stats::default();
         }
@@ -393,32 +346,12 @@ impl Searcher {
         });
     }
 
-    /// Whether to stop now: at the deadline (or, while the choice is
-    /// [`unstable`], at the budget's extension), or when the runner-up cannot
-    /// catch the best move ([`out_of_reach`]) and the choice is stable.
-    /// `t0` is when the playouts began.
-    fn should_stop(
-        &mut self,
-        tree: &Tree<GoState>,
-        budget: &Budget,
-        done: u64,
-        t0: Instant,
-    ) -> bool {
+    /// Whether to stop now: at the deadline, or when the runner-up cannot
+    /// catch the best move ([`out_of_reach`]). `t0` is when the playouts
+    /// began.
+    fn should_stop(&self, tree: &Tree<GoState>, budget: &Budget, done: u64, t0: Instant) -> bool {
         let now = Instant::now();
-        // looked at once a call at most, and only when it can matter
-        let mut unsettled = None;
-        let mut is_unstable = || *unsettled.get_or_insert_with(|| unstable(tree.children()));
-        let deadline = match (budget.deadline, budget.extension) {
-            (Some(d), Some(e)) if self.config.extend && now >= d && now < e => {
-                if !is_unstable() {
-                    return true;
-                }
-                self.extended = true;
-                Some(e)
-            }
-            (d, _) => d,
-        };
-        let to_go = match deadline {
+        let to_go = match budget.deadline {
             Some(d) if now >= d => return true,
             Some(d) => Some((now.duration_since(t0), d.duration_since(now))),
             None => None,
@@ -432,11 +365,7 @@ impl Searcher {
                 second = c.playouts;
             }
         }
-        // A lead in playouts decides nothing while a contender looks better:
-        // a timed search then spends its time, where the extension may settle
-        // it (a playout budget is a fixed strength, and stops all the same).
         out_of_reach(first - second, done, to_go, budget.playouts)
-            && !(self.config.extend && to_go.is_some() && is_unstable())
     }
 
     /// The most-visited legal move, under the passing rules ([`choose`]).
@@ -476,7 +405,6 @@ impl Searcher {
             pv,
             nodes: tree.nodes.len(),
             reused: 0,
-            extended: self.extended,
         }
     }
 }
@@ -557,34 +485,6 @@ fn out_of_reach(
     };
     gap as u64 > remaining
 }
-
-/// Whether the search should go on past its deadline: the most-visited
-/// move (the one [`Searcher::decide`] would play) is not the best-valued
-/// among the moves with at least a [`CONTENDER`] share of its playouts, so
-/// a little more search may well change the choice (Huang, Coulom and Lin,
-/// "Time management for Monte-Carlo tree search applied to the game of
-/// Go", 2010). The pass is left out: late in the game it gets a forced
-/// share of the playouts, and [`choose`] weighs it on its own.
-fn unstable(children: &[Node]) -> bool {
-    let moves = || children.iter().filter(|c| c.action != PASS);
-    let Some(best) = moves().max_by(|a, b| {
-        a.playouts
-            .cmp(&b.playouts)
-            .then(a.value().total_cmp(&b.value()))
-    }) else {
-        return false;
-    };
-    moves()
-        .any(|c| c.playouts as u64 * CONTENDER >= best.playouts as u64 && c.value() > best.value())
-}
-
-/// Within this many moves of the round limit the playouts count with the
-/// game's komi: the last moves aim at what the referee counts.
-const DYNKOMI_HORIZON: usize = 40;
-
-/// A move with a share of the best move's playouts of at least one in this
-/// many is a contender for [`unstable`].
-const CONTENDER: u64 = 3;
 
 /// Late in the game, at least one simulation in this many goes through the
 /// pass.
@@ -705,101 +605,5 @@ mod tests {
         assert_eq!(choose(&ranked, -3.5, || true), Move::Play(Point(40)));
         let worse = child(PASS, 100, 0.60);
         assert_eq!(choose(&[&m, &worse], 3.5, || true), Move::Play(Point(40)));
-    }
-
-    #[test]
-    fn the_choice_is_unstable_while_a_contender_looks_better() {
-        let best = child(40, 600, 0.55);
-        // the most-visited move is also the best-valued
-        assert!(!unstable(&[best, child(41, 400, 0.54), child(42, 50, 0.9)]));
-        // a move with a third of its playouts or more looks better
-        assert!(unstable(&[best, child(41, 200, 0.56)]));
-        assert!(unstable(&[child(41, 300, 0.6), best]));
-        // fewer playouts than that: noise
-        assert!(!unstable(&[best, child(41, 199, 0.7)]));
-        // the pass is weighed by the passing rules, not here
-        assert!(!unstable(&[
-            best,
-            child(PASS, 900, 0.4),
-            child(PASS, 500, 0.7)
-        ]));
-        assert!(!unstable(&[child(PASS, 900, 0.6)]));
-        assert!(!unstable(&[]));
-    }
-
-    #[test]
-    fn a_search_past_its_deadline_goes_on_only_while_its_choice_is_unstable() {
-        let mut g = Game::new(9, 9, 7.5);
-        for (x, y) in [(4, 4), (2, 6), (6, 2)] {
-            g.play(Move::Play(g.board().point(x, y))).unwrap();
-        }
-        let horizon = Horizon { moves_left: None };
-        let past = Instant::now() - Duration::from_secs(1);
-        let far = Instant::now() + Duration::from_secs(3600);
-        let late = Budget {
-            playouts: Some(20_000),
-            ..Budget::until(past).extended_to(Some(far))
-        };
-        let run = |extend: bool| {
-            let mut s = Searcher::new(Config {
-                extend,
-                ponder: false,
-                ..Config::default()
-            });
-            // 300 playouts leave two moves close (seeded: the same each run)
-            s.think(&g, horizon, Budget::playouts(300));
-            assert!(unstable(s.kept.as_ref().unwrap().tree.children()));
-            let (_, stats) = s.think(&g, horizon, late);
-            let stable = !unstable(s.kept.as_ref().unwrap().tree.children());
-            (stats, stable)
-        };
-        // without the extension the first look at the clock stops it
-        let (plain, stable) = run(false);
-        assert_eq!((plain.playouts, plain.extended, stable), (8, false, false));
-        // with it, the search runs on until the choice settles
-        let (long, stable) = run(true);
-        assert!(long.extended && long.playouts > 8, "{long:?}");
-        assert!(stable && long.playouts < 20_000, "{long:?}");
-    }
-
-    #[test]
-    fn a_won_search_concedes_komi_to_the_next_one_where_the_count_does_not_decide() {
-        // black owns the left of a 9x9 board and has a stone on the right:
-        // won whatever the komi; the conceded points grow a step a move
-        let mut rows = vec!["XXXX.....".to_string(); 9];
-        rows[4] = "XXXX..X..".into();
-        let board = Board::from_ascii(&rows.join("\n")).unwrap();
-        let mut g = Game::from_board(board, 7.5);
-        let horizon = Horizon { moves_left: None };
-        let config = |dynkomi| Config {
-            dynkomi,
-            ponder: false,
-            ..Config::default()
-        };
-        let mut s = Searcher::new(config(10.0));
-        assert_eq!(s.komi(&g, horizon, Color::Black), 7.5, "nothing yet");
-        let (mv, stats) = s.think(&g, horizon, Budget::playouts(400));
-        assert!(
-            stats.winrate > crate::search::dynkomi::RAISE_ABOVE,
-            "{stats:?}"
-        );
-        g.play(mv).unwrap();
-        let mut passed = g.clone();
-        g.play(Move::Play(g.board().point(8, 8))).unwrap();
-        // black concedes: the playouts count white's komi a point higher
-        assert_eq!(s.komi(&g, horizon, Color::Black), 8.5);
-        // but not where the literal count decides
-        let near_end = Horizon {
-            moves_left: Some(DYNKOMI_HORIZON),
-        };
-        assert_eq!(s.komi(&g, near_end, Color::Black), 7.5);
-        passed.play(Move::Pass).unwrap();
-        assert_eq!(s.komi(&passed, horizon, Color::Black), 7.5);
-        // off by default: the same search concedes nothing
-        let mut off = Searcher::new(config(0.0));
-        off.think(&g, horizon, Budget::playouts(400));
-        assert_eq!(off.komi(&g, horizon, Color::Black), 7.5);
-        s.clear();
-        assert_eq!(s.komi(&g, horizon, Color::Black), 7.5, "a new game");
     }
 }

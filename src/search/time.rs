@@ -13,7 +13,7 @@
 //! bank but the reserve, so a game that runs to the limit ends with the bank
 //! spent rather than hoarded.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Kept back from every plan at the least: reading the request, writing the
 /// answer, the scheduler and the engine's own clock.
@@ -46,19 +46,9 @@ pub fn available(clock: Clock) -> Duration {
     clock.bank.saturating_sub(reserve(clock)).max(refill)
 }
 
-/// How far past the soft deadline a search may run before the caller answers
-/// without it (on top of half the soft budget).
+/// How far past the soft deadline a search may return before the caller
+/// answers without it (on top of half the soft budget).
 pub const GRACE: Duration = Duration::from_millis(50);
-
-/// How long a search whose choice is still unstable at the `soft` deadline
-/// may go on: half as long again as it had (from `start`), but never within
-/// [`GRACE`] of the `hard` deadline, where the caller answers without it.
-/// `None` when that leaves nothing past `soft`.
-pub fn extension(start: Instant, soft: Instant, hard: Instant) -> Option<Instant> {
-    let span = soft.saturating_duration_since(start);
-    let end = (soft + span / 2).min(hard.checked_sub(GRACE)?);
-    (end > soft).then_some(end)
-}
 
 /// A plan shorter than this is not worth starting a search for.
 pub const MIN_SEARCH: Duration = Duration::from_millis(5);
@@ -547,23 +537,5 @@ mod tests {
         let p = Plan::fixed(ms(1000));
         assert_eq!(p.soft, ms(1000));
         assert_eq!(p.hard, ms(1550));
-    }
-
-    #[test]
-    fn an_unstable_search_runs_half_as_long_again_but_never_into_the_grace() {
-        let t = Instant::now();
-        let at = |n: u64| t + ms(n);
-        // the plan of an ordinary move: soft 200 ms, hard 350 ms
-        let p = Plan::fixed(ms(200));
-        assert_eq!((p.soft, p.hard), (ms(200), ms(350)));
-        assert_eq!(extension(t, at(200), at(350)), Some(at(300)));
-        // a search that started late has a shorter span to extend
-        assert_eq!(extension(at(100), at(200), at(350)), Some(at(250)));
-        // the hard deadline bounds it: at most GRACE before it
-        assert_eq!(extension(t, at(200), at(270)), Some(at(220)));
-        // nothing left past the soft deadline: no extension
-        assert_eq!(extension(t, at(200), at(250)), None);
-        assert_eq!(extension(t, at(200), at(30)), None);
-        assert_eq!(extension(at(300), at(200), at(350)), None);
     }
 }

@@ -96,10 +96,6 @@ pub struct TreeConfig {
     pub rave_equiv: f32,
     /// UCB exploration constant (0 = none; priors and AMAF explore).
     pub explore: f32,
-    /// Trust in AMAF shrinks for a move whose real value parts from its
-    /// AMAF value by more than this many variances of the real value (0:
-    /// off). See [`Tree::select`].
-    pub rave_bias: f32,
     /// Most nodes the tree may hold; past it, leaves stay leaves.
     pub max_nodes: usize,
 }
@@ -110,7 +106,6 @@ impl Default for TreeConfig {
             expand_after: 2,
             rave_equiv: 3000.0,
             explore: 0.0,
-            rave_bias: 0.0,
             max_nodes: 3_000_000,
         }
     }
@@ -284,26 +279,13 @@ impl<G: SearchGame> Tree<G> {
     ///
     /// The weight assumes AMAF is nearly unbiased (a bias b weighs like
     /// an equivalence of 1 / 4b², Gelly and Silver 2011). A move that works
-    /// only when played now is the exception, and the one that matters
-    /// against a tactician: GNU Go's killing move in a lost game had a real
-    /// value of 0.35 after 24 playouts and an AMAF value of 0.04 over 7 500,
-    /// so AMAF held 98 % of the weight, the move looked as bad as the
-    /// rest, and it got no more playouts. With `rave_bias`, the squared gap
-    /// between the two values, less `rave_bias` times the variance of the
-    /// real one, is taken as that move's own b² where it exceeds the
-    /// equivalence's. Off by default: against GNU Go it won 1 game of 11
-    /// (README, Measured). AMAF at a node reads low for nearly every move,
-    /// so the gap, measured from zero, finds a bias almost everywhere. Adding
-    /// the siblings' mean gap (by playouts) to every AMAF value instead did
-    /// not help either: over 19 turning points of lost games, the killers
-    /// left at 0 playouts stayed there, and 6 searches chose to pass (the
-    /// pass has no AMAF counts for the shift to lift).
+    /// only when played now is the exception; per-move bias estimates did
+    /// not help (docs/measurements.md, experiments removed).
     fn select(&self, n: u32) -> u32 {
         let r = self.child_indices(n);
         let parent_visits = self.nodes[n as usize].playouts.max(1) as f32;
         let log_n = parent_visits.ln();
         let (equiv, explore) = (self.config.rave_equiv, self.config.explore);
-        let bias_noise = self.config.rave_bias;
         let mut best = r.start;
         let mut best_value = f32::NEG_INFINITY;
         let inv_equiv = 1.0 / equiv;
@@ -313,15 +295,7 @@ impl<G: SearchGame> Tree<G> {
             // (1 - b) q + b qa with b = na / (na + nv + nv na / equiv), over
             // one denominator: one division and no test for empty counts
             // (every child of every node on every path is scored here)
-            let inv = if bias_noise > 0.0 {
-                let q = c.wins / nv.max(1e-3);
-                let gap = q - c.amaf_wins / na.max(1e-3);
-                let b2 = gap * gap - bias_noise * q * (1.0 - q) / nv.max(1.0);
-                inv_equiv.max(4.0 * b2)
-            } else {
-                inv_equiv
-            };
-            let k = 1.0 + na * inv;
+            let k = 1.0 + na * inv_equiv;
             let mut value = (c.wins * k + c.amaf_wins + 0.5e-3) / (nv * k + na + 1e-3);
             if explore > 0.0 {
                 value += explore * (log_n / (c.playouts as f32 + 1.0)).sqrt();
@@ -591,52 +565,6 @@ mod tests {
         tree.compact();
         assert_eq!(tree.root().action, 2);
         assert!(tree.size() > 1);
-    }
-
-    #[test]
-    fn a_move_whose_real_value_parts_from_its_amaf_value_gets_played_with_rave_bias() {
-        // the counts of GNU Go's killing move (J7) and of the search's
-        // favourite (D10) at the node where the killer went unexplored
-        let game = Race {
-            count: 0,
-            goal: 7,
-            to_move: 0,
-            winner: None,
-        };
-        let pick = |rave_bias: f32| {
-            let config = TreeConfig {
-                expand_after: 1,
-                rave_bias,
-                ..TreeConfig::default()
-            };
-            let mut tree = Tree::new(&game, config);
-            tree.simulate(&game, &mut Rng::new(1));
-            let root = tree.root;
-            tree.nodes[root as usize].playouts = 15_000;
-            let set = |n: &mut Node, real: (f32, f32), amaf: (f32, f32)| {
-                (n.visits, n.wins) = (real.0, real.0 * real.1);
-                (n.amaf_visits, n.amaf_wins) = (amaf.0, amaf.0 * amaf.1);
-            };
-            let r = tree.child_indices(root);
-            assert_eq!(r.len(), 2);
-            let (killer, favourite) = (r.start as usize, r.start as usize + 1);
-            set(&mut tree.nodes[killer], (44.0, 0.346), (7_541.0, 0.039));
-            set(
-                &mut tree.nodes[favourite],
-                (1_455.0, 0.053),
-                (7_262.0, 0.040),
-            );
-            tree.nodes[tree.select(root) as usize].action
-        };
-        let (killer, favourite) = (1, 2);
-        assert_eq!(
-            pick(0.0),
-            favourite,
-            "AMAF holds 98 % of the killer's weight"
-        );
-        assert_eq!(pick(4.0), killer);
-        // a gap within the noise of a few playouts changes nothing
-        assert_eq!(pick(400.0), favourite);
     }
 
     #[test]

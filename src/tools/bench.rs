@@ -63,8 +63,9 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     };
     Ok(format!(
         "light playouts from the {kind}, {size}x{size}, one thread\n\
-         playouts: {}\nseconds: {:.3}\nmoves_per_playout: {:.1}\nmoves_per_second: {:.0}\nplayouts_per_second: {:.0}\n",
+         playouts: {}\nchecksum: {}\nseconds: {:.3}\nmoves_per_playout: {:.1}\nmoves_per_second: {:.0}\nplayouts_per_second: {:.0}\n",
         r.playouts,
+        r.checksum,
         r.seconds,
         r.moves as f64 / r.playouts.max(1) as f64,
         r.moves as f64 / r.seconds,
@@ -88,6 +89,9 @@ pub struct Rate {
     pub playouts: u64,
     pub moves: u64,
     pub seconds: f64,
+    /// The sum of the playouts' final margins: with `count` playouts, the
+    /// same number for the same playouts on any machine.
+    pub checksum: u64,
 }
 
 /// Light playouts from the given positions in turn until `budget` is spent,
@@ -117,11 +121,11 @@ pub fn light(starts: &[Board], budget: Duration, count: Option<u64>, seed: u64) 
             break;
         }
     }
-    std::hint::black_box(checksum);
     Rate {
         playouts,
         moves,
         seconds: t0.elapsed().as_secs_f64(),
+        checksum,
     }
 }
 
@@ -166,6 +170,9 @@ fn search_bench(
     starts.extend(midgame_positions(size, seed));
     let mut out = String::new();
     let (mut playouts, mut searches) = (0u64, 0usize);
+    // of the first search from each start, whose playout count is fixed:
+    // its move and tree size, the same on any machine
+    let mut checksum = 0u64;
     let mut per_start = vec![(0u64, 0f64); starts.len()];
     let t0 = Instant::now();
     while searches < starts.len() || t0.elapsed().as_secs_f64() < seconds {
@@ -176,11 +183,15 @@ fn search_bench(
             ..config.clone()
         });
         let t = Instant::now();
-        let (_, stats) = searcher.think(
+        let (mv, stats) = searcher.think(
             &game,
             Horizon { moves_left: None },
             Budget::playouts(per_search),
         );
+        if searches < starts.len() {
+            let action = mv.point().map_or(0, |p| p.0 as u64 + 1);
+            checksum = checksum.wrapping_mul(1_000_003).wrapping_add(action) ^ stats.nodes as u64;
+        }
         per_start[k].0 += stats.playouts;
         per_start[k].1 += t.elapsed().as_secs_f64();
         playouts += stats.playouts;
@@ -202,7 +213,7 @@ fn search_bench(
         ));
     }
     out.push_str(&format!(
-        "searches: {searches}\nplayouts: {playouts}\nseconds: {secs:.3}\n"
+        "searches: {searches}\nchecksum: {checksum}\nplayouts: {playouts}\nseconds: {secs:.3}\n"
     ));
     out.push_str(&format!(
         "search_playouts_per_second: {:.0}\n",
