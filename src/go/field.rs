@@ -1,5 +1,5 @@
 //! The arena's `update game field` value: `width * height` comma-separated
-//! cells, row by row. Two dialects exist (see `shared/protocol.md`):
+//! cells, row by row. Two dialects exist (see `docs/protocol.md`):
 //! TheAIGames writes `0` for empty and the bot ids `1`/`2` for stones;
 //! Riddles.io writes `.` for empty, `0`/`1` for stones and `-1` for points
 //! it considers unplayable for the reader (still empty).
