@@ -1,12 +1,15 @@
 //! tengen: a Go bot for the TheAIGames / Riddles.io arena.
 //!
 //! - [`go`]: the rules (board, strings, superko, Tromp-Taylor scoring).
-//! - [`search`]: playout policies and the RAVE-MCTS search.
+//! - [`search`]: the generic RAVE-MCTS search, over a game trait.
+//! - [`games`]: the games it plays, each with its knowledge (Go: priors,
+//!   playout policy, patterns, ladders, the learnt prior).
 //! - [`protocol`]: the arena bot's dialects and GTP.
 //! - [`arena`]: the local engine simulator.
 //! - [`tools`]: the small command-line tools (`score`, `validate`, `bench`).
 
 pub mod arena;
+pub mod games;
 pub mod go;
 pub mod protocol;
 pub mod search;

@@ -64,7 +64,7 @@ fn params_help() -> String {
         "tengen bot [--set NAME=VALUE]...: the arena bot, its search changed.\n\
          `tengen gtp` takes the same --set. Parameters:\n",
     );
-    for p in tengen::search::PARAMS {
+    for p in tengen::games::go::PARAMS {
         text += &format!("  {:26} {}\n", p.name, p.what);
     }
     text

@@ -349,7 +349,7 @@ fn learn_fits_a_table_and_refuses_bad_records() {
         text.contains("unseen shape") && text.contains("\ndist_last "),
         "{text}"
     );
-    tengen::search::gammas::Gammas::parse(&text).expect("the table reads back");
+    tengen::games::go::gammas::Gammas::parse(&text).expect("the table reads back");
 
     std::fs::remove_file(&table).unwrap();
     let bad = path("bad.sgf");

@@ -875,7 +875,7 @@ fn occupied_and_off_board_moves() {
 /// size holding another position (the fast path) and from another size.
 #[test]
 fn copy_from_reproduces_the_board() {
-    use tengen::search::playout::random_move;
+    use tengen::games::go::playout::random_move;
     use tengen::search::rng::Rng;
     let mut rng = Rng::new(5);
     let mut game = Board::new(19, 19);

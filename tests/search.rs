@@ -2,10 +2,11 @@
 //! counts (never the clock), so every run decides the same.
 
 use std::sync::atomic::AtomicBool;
+use tengen::games::go::playout::random_move;
+use tengen::games::go::{Config, Searcher};
 use tengen::go::{Board, Cell, Color, End, Game, Move, Rules};
-use tengen::search::playout::random_move;
 use tengen::search::rng::Rng;
-use tengen::search::{Budget, Config, Horizon, Searcher};
+use tengen::search::{Budget, Horizon};
 
 const KOMI: f32 = 7.5;
 const NO_LIMIT: Horizon = Horizon { moves_left: None };

@@ -4,9 +4,10 @@
 use super::lines::{self, Line};
 use super::state::Table;
 use super::thinker::Thinker;
+use crate::games::go::Config;
 use crate::go::{Board, Game, Move};
 use crate::search::time::{self, Clock, Plan};
-use crate::search::{Config, Horizon};
+use crate::search::Horizon;
 use std::io::Write;
 use std::time::{Duration, Instant};
 

@@ -4,8 +4,9 @@
 
 use super::gtp_clock::{seconds, GtpClock};
 use super::thinker::Thinker;
+use crate::games::go::Config;
 use crate::go::{coord, score, Color, Game, Move, MAX_SIZE};
-use crate::search::{Config, Horizon};
+use crate::search::Horizon;
 use crate::tools::{no_more_args, parse_flag, ToolError};
 use std::io::Write;
 use std::time::{Duration, Instant};

@@ -17,7 +17,7 @@ pub mod settings;
 pub mod state;
 pub mod thinker;
 
-use crate::search::Config;
+use crate::games::go::Config;
 use crate::tools::ToolError;
 
 /// The arena bot on stdin/stdout. Returns the process exit code.

@@ -3,9 +3,10 @@
 //! weakest opponent of strength runs (`tengen random-bot`).
 
 use super::thinker::Think;
+use crate::games::go::Stats;
 use crate::go::{Cell, Game, Move, Point};
 use crate::search::rng::Rng;
-use crate::search::{Budget, Horizon, Stats};
+use crate::search::{Budget, Horizon};
 
 pub struct RandomPlayer {
     rng: Rng,

@@ -10,9 +10,10 @@
 //! it; the pondering search stops within a playout.
 
 use super::fallback::{candidates, fallback};
+use crate::games::go::{Config, Searcher, Stats};
 use crate::go::{Game, Move, Point};
 use crate::search::time::{self, Lateness};
-use crate::search::{Budget, Config, Horizon, Searcher, Stats};
+use crate::search::{Budget, Horizon};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};

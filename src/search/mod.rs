@@ -1,21 +1,14 @@
-//! Search: RAVE-MCTS over playouts. Knows the rules through `go`, nothing of
-//! protocols; the only clock it knows is the deadline in its [`Budget`].
-//!
-//! Entry point: [`Searcher::think`].
+//! The generic search: RAVE-MCTS over any game that implements
+//! [`tree::SearchGame`]. It knows nothing of Go or of protocols; the only
+//! clock it knows is the deadline in its [`Budget`]. Each game's knowledge
+//! (priors, playout policy) lives beside it, in [`crate::games`].
 
-pub mod features;
-pub mod gammas;
-pub mod go_game;
-mod params;
-pub mod patterns;
-pub mod playout;
-pub mod policy;
+pub mod grow;
 pub mod rng;
 pub mod time;
 pub mod tree;
 
-use crate::go::Move;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How long a search may run: until a deadline, for a number of playouts,
 /// or whichever comes first. Tests use playout counts only.
@@ -40,29 +33,9 @@ impl Budget {
     }
 }
 
-/// What a search did, for logs and benchmarks.
-#[derive(Clone, Debug, Default)]
-pub struct Stats {
-    pub playouts: u64,
-    pub elapsed: Duration,
-    /// Estimated win rate of the chosen move for the side to move, 0..1.
-    pub winrate: f32,
-    /// Principal variation, starting with the chosen move.
-    pub pv: Vec<Move>,
-    /// Nodes in the tree after the search.
-    pub nodes: usize,
-    /// Playouts already under the root when the search began (tree reuse).
-    pub reused: u64,
-}
-
-/// The game as the search sees it: the position with its history, and how
-/// many more moves (plies, both players) the game may last before the round
-/// limit stops it (`None`: no limit).
+/// How many more moves (plies, both players) the game may last before its
+/// round limit stops it (`None`: no limit).
 #[derive(Clone, Copy, Debug)]
 pub struct Horizon {
     pub moves_left: Option<usize>,
 }
-
-mod searcher;
-pub use params::PARAMS;
-pub use searcher::{Config, Searcher};

@@ -4,8 +4,8 @@
 //! mid-game positions with `--positions`.
 
 use super::{no_more_args, parse_flag, ToolError};
+use crate::games::go::playout::{light_playout, random_move};
 use crate::go::{Board, Move};
-use crate::search::playout::{light_playout, random_move};
 use crate::search::rng::Rng;
 use std::time::{Duration, Instant};
 
@@ -161,10 +161,11 @@ fn search_bench(
     seconds: f64,
     count: Option<u64>,
     seed: u64,
-    config: crate::search::Config,
+    config: crate::games::go::Config,
 ) -> String {
+    use crate::games::go::{Config, Searcher};
     use crate::go::Game;
-    use crate::search::{Budget, Config, Horizon, Searcher};
+    use crate::search::{Budget, Horizon};
     let per_search = count.unwrap_or(4000);
     let mut starts = vec![Board::new(size, size)];
     starts.extend(midgame_positions(size, seed));

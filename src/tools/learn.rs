@@ -5,9 +5,9 @@
 //! competition among all the legal moves of its position.
 
 use super::{no_more_args, parse_flag, take_flag, ToolError};
+use crate::games::go::features::{canonical, features, Features, GROUPS};
 use crate::go::sgf::{read_sgf, Record};
 use crate::go::{Board, Color, Point};
-use crate::search::features::{canonical, features, Features, GROUPS};
 use fxhash::FxHashMap;
 use std::fmt::Write as _;
 
@@ -277,7 +277,7 @@ fn fit(set: &[Position], gamma: &[f64]) -> Fit {
     }
 }
 
-/// The table `search::gammas` reads: features seen in `min_count`
+/// The table `games::go::gammas` reads: features seen in `min_count`
 /// candidates or more, and one weight for the rarer shapes.
 fn table(
     names: &[(usize, u32)],
@@ -347,7 +347,7 @@ mod tests {
             };
             let p = match near {
                 Some(p) => p,
-                None => match crate::search::playout::random_move(&board, &mut rng) {
+                None => match crate::games::go::playout::random_move(&board, &mut rng) {
                     Move::Play(p) => p,
                     Move::Pass => break,
                 },

@@ -1,32 +1,16 @@
-//! Go as a [`SearchGame`]: the board, komi, the horizon of the round limit,
-//! priors for new nodes and the playout policy.
+//! Priors: the pseudo-counts a new node starts with, from what is known of
+//! a move before any playout (captures, ataris, ladders, shape, distance
+//! to the last move, the line in open areas, the learnt prior).
 
 use super::features::features;
 use super::gammas;
+use super::ladder::{self, Run};
 use super::patterns;
-use super::policy::{self, PolicyConfig, Run};
-use super::rng::Rng;
-use super::tree::{Amaf, Prior, SearchGame};
-use crate::go::{Board, Cell, Color, Move, Point, Rules, MAX_POINTS, MAX_SIZE};
+use super::policy;
+use super::state::GoState;
+use crate::go::{Board, Cell, Color, Move, Point, MAX_SIZE};
+use crate::search::tree::Prior;
 use arrayvec::ArrayVec;
-
-/// Action number of a pass (index 0 is never a point of the board).
-pub const PASS: u16 = 0;
-
-pub fn to_action(mv: Move) -> u16 {
-    match mv {
-        Move::Pass => PASS,
-        Move::Play(p) => p.0,
-    }
-}
-
-pub fn to_move(action: u16) -> Move {
-    if action == PASS {
-        Move::Pass
-    } else {
-        Move::Play(Point(action))
-    }
-}
 
 /// Prior pseudo-counts, as (visits, wins) added for each feature.
 #[derive(Clone, Copy, Debug)]
@@ -95,134 +79,10 @@ impl Default for PriorConfig {
     }
 }
 
-/// A Go position inside the search.
-pub struct GoState {
-    pub board: Board,
-    /// The komi the winner is decided with.
-    pub komi: f32,
-    /// The game's rules (the board knows their legality).
-    pub rules: Rules,
-    /// Moves (plies) left before the game stops at the round limit.
-    pub moves_left: u32,
-    /// Passes in a row so far.
-    pub passes: u8,
-    /// Whether each colour's last turn was a pass.
-    pub passed: [bool; 2],
-    /// Whether the game has ended by its rules.
-    pub over: bool,
-    pub policy: PolicyConfig,
-    pub priors: PriorConfig,
-    /// Weight of the score margin next to the win/loss result.
-    pub score_weight: f32,
-    /// The margin, in points, at which the score term is full (0: the
-    /// board's area).
-    pub score_scale: f32,
-}
-
-impl Clone for GoState {
-    fn clone(&self) -> Self {
-        GoState {
-            board: self.board.clone(),
-            ..*self
-        }
-    }
-
-    /// Every simulation starts with this: the board copies only the
-    /// points in use. (Listing every field makes a new one a compile
-    /// error here rather than a value silently kept from the last game.)
-    fn clone_from(&mut self, src: &Self) {
-        let GoState {
-            board,
-            komi,
-            rules,
-            moves_left,
-            passes,
-            passed,
-            over,
-            policy,
-            priors,
-            score_weight,
-            score_scale,
-        } = src;
-        self.board.copy_from(board);
-        (self.komi, self.rules, self.moves_left) = (*komi, *rules, *moves_left);
-        (self.passes, self.passed, self.over) = (*passes, *passed, *over);
-        (self.policy, self.priors) = (*policy, *priors);
-        (self.score_weight, self.score_scale) = (*score_weight, *score_scale);
-    }
-}
-
 impl GoState {
-    /// Black's result in [0, 1] for the board as it stands, counted
-    /// literally (Tromp-Taylor, no dead-stone removal), as the referee does.
-    pub fn result(&self) -> f32 {
-        let margin = self.board.area_margin() as f32 - self.komi;
-        let win = if margin > 0.0 {
-            1.0
-        } else if margin < 0.0 {
-            0.0
-        } else {
-            0.5
-        };
-        if self.score_weight > 0.0 {
-            let full = match self.score_scale {
-                x if x > 0.0 => x,
-                _ => self.board.area() as f32,
-            };
-            let s = (margin / full).clamp(-1.0, 1.0) * 0.5 + 0.5;
-            (1.0 - self.score_weight) * win + self.score_weight * s
-        } else {
-            win
-        }
-    }
-
-    /// Plays `mv`, noting when it ends the game (as
-    /// [`crate::go::Game::play`] rules it). The standard rules' path is the
-    /// playouts' hot one: it keeps to the pass count.
-    #[inline]
-    fn play_move(&mut self, mv: Move) {
-        let c = self.board.to_move();
-        if self.rules.is_riddles() {
-            self.play_riddles(c, mv);
-        } else {
-            match mv {
-                Move::Pass => {
-                    self.over |= self.passes > 0;
-                    self.board.pass();
-                    self.passes += 1;
-                }
-                Move::Play(p) => {
-                    self.board.play_legal(c, p);
-                    self.passes = 0;
-                }
-            }
-        }
-        self.moves_left = self.moves_left.saturating_sub(1);
-    }
-
-    /// [`GoState::play_move`] under the Riddles.io rules: a second own
-    /// pass, a ko retake (in the tree only) and a full board end the game.
-    fn play_riddles(&mut self, c: Color, mv: Move) {
-        match mv {
-            Move::Pass => {
-                let (own, opp) = (self.passed[c.index()], self.passed[c.opp().index()]);
-                self.over |= self.rules.pass_ends(opp, own);
-                self.board.pass();
-                self.passes += 1;
-            }
-            Move::Play(p) => {
-                self.over |= self.board.ko_point() == Some(p);
-                self.board.play_legal(c, p);
-                self.passes = 0;
-                self.over |= self.rules.board_full(&self.board);
-            }
-        }
-        self.passed[c.index()] = mv.is_pass();
-    }
-
     /// Priors of `c` playing the legal point `p`; `ladders` are the points
     /// where strings of two liberties are caught or saved ([`Ladders`]).
-    fn prior(&self, p: Point, ladders: &Ladders) -> Prior {
+    pub(super) fn prior(&self, p: Point, ladders: &Ladders) -> Prior {
         let b = &self.board;
         let c = b.to_move();
         let cfg = &self.priors;
@@ -297,22 +157,22 @@ fn escape_from_atari(b: &Board, c: Color, p: Point) -> Option<Run> {
     b.neighbors(p)
         .iter()
         .any(|&n| b.at(n) == c.stone() && b.liberty_count(n) == 1)
-        .then(|| policy::run_from_atari(b, c, p))
+        .then(|| ladder::run_from_atari(b, c, p))
 }
 
 /// Where strings of two liberties are caught or saved, for the side to
 /// move: the ataris that capture an enemy string, at once or in a ladder
-/// ([`policy::capturing_atari`]), and the liberties that give an own string
+/// ([`ladder::capturing_atari`]), and the liberties that give an own string
 /// the enemy could catch that way three liberties.
 #[derive(Default)]
-struct Ladders {
+pub(super) struct Ladders {
     ataris: ArrayVec<Point, 16>,
     defences: ArrayVec<Point, 16>,
 }
 
 /// Reads every string of two liberties once: the enemy's when `ataris`,
 /// ours when `defences`.
-fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
+pub(super) fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
     let c = b.to_move();
     let mut out = Ladders::default();
     if !ataris && !defences {
@@ -332,7 +192,7 @@ fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
                 continue;
             }
             heads.push(h);
-            let Some(atari) = policy::capturing_atari(b, q) else {
+            let Some(atari) = ladder::capturing_atari(b, q) else {
                 continue;
             };
             if !own {
@@ -376,83 +236,12 @@ fn any_within(b: &Board, p: Point, r: i64, wanted: impl Fn(Cell) -> bool) -> boo
     false
 }
 
-impl SearchGame for GoState {
-    fn actions(&self) -> usize {
-        MAX_POINTS
-    }
-
-    #[inline]
-    fn to_move(&self) -> u8 {
-        self.board.to_move() as u8
-    }
-
-    #[inline]
-    fn is_over(&self) -> bool {
-        self.over || self.moves_left == 0
-    }
-
-    fn expand(&self, out: &mut Vec<Prior>) {
-        let b = &self.board;
-        let c = b.to_move();
-        let first = out.len();
-        let cfg = &self.priors;
-        let ladders = ladders(b, cfg.ladder_atari != 0.0, cfg.ladder_defence != 0.0);
-        // where retaking a ko ends the game, the tree weighs it (the
-        // playouts never take it); one call of `prior`, kept inline
-        let retake = b.ko_point().filter(|_| self.rules.ko_retake_ends());
-        for &e in b.empty_points() {
-            let p = Point(e);
-            if b.is_sensible(c, p) || retake == Some(p) {
-                out.push(self.prior(p, &ladders));
-            }
-        }
-        if self.priors.learned > 0.0 {
-            self.add_learned(&mut out[first..]);
-        }
-        // Passing gets no AMAF updates, so its prior alone decides whether it
-        // is ever tried: low while the board is open, even once it is mostly
-        // full or the opponent has just passed (then it may end the game).
-        let pass = self.priors.pass;
-        let late = self.passes > 0 || self.is_late();
-        out.push(Prior {
-            action: PASS,
-            visits: pass,
-            wins: pass * if late { 0.5 } else { 0.1 },
-        });
-    }
-
-    #[inline]
-    fn play(&mut self, action: u16) {
-        self.play_move(to_move(action));
-    }
-
-    #[inline]
-    fn amaf_action(&self, action: u16) -> bool {
-        action != PASS
-    }
-
-    fn playout(&mut self, rng: &mut Rng, amaf: &mut Amaf) -> f32 {
-        // a cycle of captures could go on for ever without superko checks
-        let cap = (3 * self.board.area()) as u32;
-        let mut moves = 0;
-        while !self.is_over() && moves < cap {
-            let mv = policy::choose(&self.board, rng, &self.policy);
-            if let Move::Play(p) = mv {
-                amaf.record(p.0, self.to_move());
-            }
-            self.play_move(mv);
-            moves += 1;
-        }
-        self.result()
-    }
-}
-
 impl GoState {
     /// Adds the learnt prior to the priors of the moves `children`: won
     /// visits in proportion to a power of each move's probability among
     /// them, as Pachi weighs its pattern prior. A bonus and never a
     /// penalty: the unlikely moves keep what the other priors give them.
-    fn add_learned(&self, children: &mut [Prior]) {
+    pub(super) fn add_learned(&self, children: &mut [Prior]) {
         let (b, c, cfg) = (&self.board, self.board.to_move(), &self.priors);
         let table = gammas::Gammas::builtin();
         // on the stack: one expansion in a few playouts asks for this
@@ -482,17 +271,16 @@ impl GoState {
             .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)))
             .map(|(_, p)| p)
     }
-
-    /// Late in the game: less than 40 % of the board is empty. Passing is
-    /// then a real candidate and gets measured.
-    pub fn is_late(&self) -> bool {
-        self.board.empty_points().len() * 5 < self.board.area() * 2
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::policy::PolicyConfig;
+    use super::super::state::PASS;
     use super::*;
+    use crate::go::Rules;
+    use crate::search::rng::Rng;
+    use crate::search::tree::SearchGame;
 
     /// The priors of `p` with no ladder read.
     fn plain(s: &GoState, p: Point) -> Prior {
@@ -513,38 +301,6 @@ mod tests {
             score_weight: 0.0,
             score_scale: 0.0,
         }
-    }
-
-    /// The score term: linear in the margin up to `score_scale` points (the
-    /// board's area when 0), then full; the win/loss part unchanged.
-    #[test]
-    fn the_score_term_saturates_at_its_scale() {
-        // 5x5: black owns three columns (15 points), white two (10)
-        let b = Board::from_ascii(
-            ". . X O .
-             . . X O .
-             . . X O .
-             . . X O .
-             . . X O .",
-        )
-        .unwrap();
-        let mut s = state(b, PriorConfig::default());
-        s.komi = 0.5; // black wins by 4.5
-        assert_eq!(s.result(), 1.0);
-        s.score_weight = 0.5;
-        let close = |a: f32, b: f32| (a - b).abs() < 1e-6;
-        // over the area (25): 0.5 + 0.5 * (0.5 + 0.5 * 4.5 / 25)
-        assert!(
-            close(s.result(), 0.5 + 0.5 * (0.5 + 0.5 * 4.5 / 25.0)),
-            "{}",
-            s.result()
-        );
-        s.score_scale = 9.0;
-        assert!(close(s.result(), 0.5 + 0.5 * 0.75), "{}", s.result());
-        s.score_scale = 3.0; // past the scale: the whole term
-        assert!(close(s.result(), 1.0), "{}", s.result());
-        s.komi = 10.5; // white wins by 5.5: the term saturates the other way
-        assert!(close(s.result(), 0.0), "{}", s.result());
     }
 
     #[test]
@@ -624,11 +380,11 @@ mod tests {
 
     #[test]
     fn running_into_a_ladder_is_no_save() {
-        let mut b = Board::from_ascii(policy::LADDER).unwrap();
+        let mut b = Board::from_ascii(ladder::LADDER).unwrap();
         b.set_to_move(Color::White);
         let run = b.point(4, 3);
         assert_eq!(escape_from_atari(&b, Color::White, run), Some(Run::Ladder));
-        let mut free = Board::from_ascii(&policy::LADDER.replacen("O . X", "O . .", 1)).unwrap();
+        let mut free = Board::from_ascii(&ladder::LADDER.replacen("O . X", "O . .", 1)).unwrap();
         free.set_to_move(Color::White);
         assert_eq!(
             escape_from_atari(&free, Color::White, run),

@@ -156,7 +156,7 @@ pub const PARAMS: &[Param] = &[
     ),
     param!(
         "priors.learned",
-        "visits of the learnt prior (src/search/gammas.txt)",
+        "visits of the learnt prior (src/games/go/gammas.txt)",
         |c, v| c.priors.learned = real(v)?
     ),
     param!(

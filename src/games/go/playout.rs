@@ -1,8 +1,8 @@
 //! Playout policies. The light one plays uniformly among legal moves that do
 //! not fill an own eye; it is the speed reference of `tengen bench`.
 
-use super::rng::Rng;
 use crate::go::{Board, Move, Point};
+use crate::search::rng::Rng;
 
 /// A uniformly random legal move for the side to move that does not fill
 /// one of its own eyes; pass when there is none.

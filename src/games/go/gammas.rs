@@ -1,7 +1,7 @@
 //! Learnt move weights: one "gamma" per feature, a move's strength the
 //! product of its features' gammas (Coulom 2007). `tengen learn` fits them
 //! from game records and writes the text this module reads; the bot carries
-//! the table in `src/search/gammas.txt` (in the zip with the sources).
+//! the table in `src/games/go/gammas.txt` (in the zip with the sources).
 
 use super::features::{variants, Features, GROUPS};
 use fxhash::FxHashMap;
@@ -81,7 +81,8 @@ impl Gammas {
     /// The table in the binary; parsed on first use.
     pub fn builtin() -> &'static Gammas {
         static TABLE: OnceLock<Gammas> = OnceLock::new();
-        TABLE.get_or_init(|| Gammas::parse(BUILTIN).expect("src/search/gammas.txt is well formed"))
+        TABLE
+            .get_or_init(|| Gammas::parse(BUILTIN).expect("src/games/go/gammas.txt is well formed"))
     }
 
     /// Shapes learnt, each under all its symmetries.

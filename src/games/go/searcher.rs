@@ -6,15 +6,18 @@
 //! passed, or the search itself prefers passing), and never when it loses,
 //! so dead stones get captured and open points filled first.
 
-use super::go_game::{to_action, to_move, GoState, PriorConfig, PASS};
 use super::policy::PolicyConfig;
-use super::rng::Rng;
-use super::tree::{Node, SearchGame, Tree, TreeConfig};
-use super::{Budget, Horizon, Stats};
+use super::priors::PriorConfig;
+use super::state::{to_action, to_move, GoState, PASS};
+use super::Stats;
 use crate::go::{Board, Color, Game, Move};
+use crate::search::grow::{grow, Grow};
+use crate::search::rng::Rng;
+use crate::search::tree::{Node, SearchGame, Tree, TreeConfig};
+use crate::search::{Budget, Horizon};
 use log::debug;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -162,13 +165,16 @@ impl Searcher {
         // selection, which never tries it while other moves look as good.
         // (Not merely when settled: a board of one colour is settled too.)
         let measure_pass = opponent_passed || state.is_late();
-        let playouts = self.grow(
+        let how = Grow {
+            forced: measure_pass.then_some((PASS, PASS_SHARE)),
+            ..Grow::default()
+        };
+        let playouts = grow(
             &mut tree,
             &state,
+            &mut self.rng,
             &budget,
-            measure_pass,
-            None,
-            None,
+            how,
             Instant::now(),
         );
 
@@ -230,52 +236,6 @@ impl Searcher {
         (mv, stats)
     }
 
-    /// Runs simulations from the root until the budget is spent, `stop` is
-    /// raised, or (with no `stop`) the best move is out of reach. Every
-    /// other simulation goes through `focus`, if given. Returns the number
-    /// run.
-    #[allow(clippy::too_many_arguments)]
-    fn grow(
-        &mut self,
-        tree: &mut Tree<GoState>,
-        state: &GoState,
-        budget: &Budget,
-        measure_pass: bool,
-        focus: Option<u16>,
-        stop: Option<&AtomicBool>,
-        t0: Instant,
-    ) -> u64 {
-        let mut playouts = 0u64;
-        let limit = budget.playouts.unwrap_or(u64::MAX);
-        while playouts < limit {
-            let pass_due = measure_pass
-                && tree
-                    .children()
-                    .iter()
-                    .find(|c| c.action == PASS)
-                    .is_some_and(|c| (c.playouts as u64) * PASS_SHARE < playouts);
-            let first = match focus {
-                _ if pass_due => Some(PASS),
-                Some(a) if playouts.is_multiple_of(2) => Some(a),
-                _ => None,
-            };
-            tree.simulate_through(state, &mut self.rng, first);
-            playouts += 1;
-            if let Some(stop) = stop {
-                // the opponent's move is in: every playout counts now
-                let over = budget.deadline.is_some_and(|d| Instant::now() >= d);
-                if stop.load(Ordering::Relaxed) || over {
-                    break;
-                }
-            // a playout in a position full of ladders can take milliseconds
-            // on a loaded machine: look at the clock often
-            } else if playouts.is_multiple_of(8) && self.should_stop(tree, budget, playouts, t0) {
-                break;
-            }
-        }
-        playouts
-    }
-
     /// Searches `game`, where the opponent is to move after our answer, on
     /// the opponent's time: until `stop` is raised or `budget` runs out.
     /// Chooses nothing; the tree is kept, so that the next [`think`], once
@@ -304,15 +264,12 @@ impl Searcher {
         // the opponent; half of them go to the reply the learnt prior (fitted
         // to GNU Go's moves) expects instead
         let focus = state.likeliest().map(|p| p.0);
-        let playouts = self.grow(
-            &mut tree,
-            &state,
-            &budget,
-            measure_pass,
+        let how = Grow {
+            forced: measure_pass.then_some((PASS, PASS_SHARE)),
             focus,
-            Some(stop),
-            t0,
-        );
+            stop: Some(stop),
+        };
+        let playouts = grow(&mut tree, &state, &mut self.rng, &budget, how, t0);
         let pv: Vec<Move> = tree
             .principal_variation(12)
             .into_iter()
@@ -344,28 +301,6 @@ impl Searcher {
             board: game.board().clone(),
             moves: game.moves().len(),
         });
-    }
-
-    /// Whether to stop now: at the deadline, or when the runner-up cannot
-    /// catch the best move ([`out_of_reach`]). `t0` is when the playouts
-    /// began.
-    fn should_stop(&self, tree: &Tree<GoState>, budget: &Budget, done: u64, t0: Instant) -> bool {
-        let now = Instant::now();
-        let to_go = match budget.deadline {
-            Some(d) if now >= d => return true,
-            Some(d) => Some((now.duration_since(t0), d.duration_since(now))),
-            None => None,
-        };
-        let (mut first, mut second) = (0u32, 0u32);
-        for c in tree.children() {
-            if c.playouts > first {
-                second = first;
-                first = c.playouts;
-            } else if c.playouts > second {
-                second = c.playouts;
-            }
-        }
-        out_of_reach(first - second, done, to_go, budget.playouts)
     }
 
     /// The most-visited legal move, under the passing rules ([`choose`]).
@@ -458,43 +393,9 @@ fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Mov
     }
 }
 
-/// Whether a lead of `gap` playouts at the root can no longer change hands:
-/// the playouts still to come, from the `limit` or from the rate so far
-/// over the time to go (`(elapsed, left)`), are fewer than the gap.
-/// The rate counts only the time the `done` playouts took, from
-/// [`RATE_SAMPLE`] of them on: with the time spent reusing a tree counted
-/// too, a big reused tree looked like a slow search, and 12 % of the
-/// searches in a match against GNU Go stopped after their first 8
-/// playouts, each leaving ~330 ms of its plan unused.
-fn out_of_reach(
-    gap: u32,
-    done: u64,
-    to_go: Option<(Duration, Duration)>,
-    limit: Option<u64>,
-) -> bool {
-    let by_limit = limit.map_or(u64::MAX, |l| l.saturating_sub(done));
-    let remaining = match to_go {
-        // too few playouts to tell the rate: one slow one (a long ladder, a
-        // page fault in a fresh tree) would stop the search
-        Some(_) if done < RATE_SAMPLE => by_limit,
-        Some((elapsed, left)) => {
-            let rate = done as f64 / elapsed.as_secs_f64().max(1e-6);
-            ((rate * left.as_secs_f64()) as u64).min(by_limit)
-        }
-        None => by_limit,
-    };
-    gap as u64 > remaining
-}
-
 /// Late in the game, at least one simulation in this many goes through the
 /// pass.
 const PASS_SHARE: u64 = 8;
-
-/// Playouts before the rate of a timed search is trusted to stop it early.
-/// The first playouts after a long ponder walk a big, cold tree: against
-/// GNU Go the first 64 ran at 1 600 - 6 000 a second, the searches as a
-/// whole at a median 8 100.
-const RATE_SAMPLE: u64 = 256;
 
 /// How much worse than the best move passing may look in a settled
 /// position and still be chosen (playout noise).
@@ -546,32 +447,6 @@ mod tests {
 
     fn child(action: u16, playouts: u32, value: f32) -> Node {
         Node::with_counts(action, playouts, value)
-    }
-
-    #[test]
-    fn the_lead_is_out_of_reach_only_when_the_playouts_to_come_cannot_close_it() {
-        let ms = Duration::from_millis;
-        // a search that reused a big tree, as logged in a match: 8 playouts
-        // in 1 ms, 290 ms to go, a lead of 684 (the whole search once gave
-        // up here, counting the 6 ms the reuse took as search time)
-        assert!(!out_of_reach(684, 8, Some((ms(1), ms(290))), None));
-        assert!(!out_of_reach(684, 8, Some((ms(7), ms(290))), None));
-        // with a rate known: 640 playouts in 70 ms, 120 ms to go: ~1 100 more
-        assert!(out_of_reach(1_410, 640, Some((ms(70), ms(120))), None));
-        assert!(!out_of_reach(1_000, 640, Some((ms(70), ms(120))), None));
-        // a playout budget alone, and both: the smaller bound counts
-        assert!(out_of_reach(101, 900, None, Some(1_000)));
-        assert!(!out_of_reach(100, 900, None, Some(1_000)));
-        assert!(out_of_reach(
-            101,
-            900,
-            Some((ms(90), ms(1_000))),
-            Some(1_000)
-        ));
-        // before the rate is trusted, the limit still counts
-        assert!(out_of_reach(60, 50, Some((ms(1), ms(1_000))), Some(100)));
-        // no bound at all: never
-        assert!(!out_of_reach(u32::MAX, 5, None, None));
     }
 
     #[test]
