@@ -6,11 +6,12 @@
 //!   playout policy, patterns, ladders, the learnt prior).
 //! - [`protocol`]: the arena bot's dialects and GTP.
 //! - [`arena`]: the local engine simulator.
-//! - [`tools`]: the small command-line tools (`score`, `validate`, `bench`).
+//! - [`cli`]: the command line: subcommands, their arguments and errors,
+//!   and the small tools (`score`, `validate`, `bench`, `learn`).
 
 pub mod arena;
+pub mod cli;
 pub mod games;
 pub mod go;
 pub mod protocol;
 pub mod search;
-pub mod tools;

@@ -6,8 +6,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
-use tengen::go::field::Dialect;
 use tengen::go::{Board, Color, Game, Move, Rules};
+use tengen::protocol::field::Dialect;
 use tengen::protocol::state::field_text;
 
 /// Far more than any answer may take: only a hung bot hits it.

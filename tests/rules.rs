@@ -598,13 +598,13 @@ fn big_boards_and_the_size_limit() {
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "board size 26x26 out of range 1..=25")]
 fn a_26x26_board_is_refused() {
     let _ = Board::new(26, 26);
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "board size 0x5 out of range 1..=25")]
 fn a_0x5_board_is_refused() {
     let _ = Board::new(0, 5);
 }
@@ -875,14 +875,14 @@ fn occupied_and_off_board_moves() {
 /// size holding another position (the fast path) and from another size.
 #[test]
 fn copy_from_reproduces_the_board() {
-    use tengen::games::go::playout::random_move;
+    use tengen::games::go::playout::uniform_move;
     use tengen::search::rng::Rng;
     let mut rng = Rng::new(5);
     let mut game = Board::new(19, 19);
     let mut scratch = Board::new(19, 19);
     let mut other_size = Board::new(9, 13);
     for k in 0..600 {
-        match random_move(&game, &mut rng) {
+        match uniform_move(&game, &mut rng) {
             Move::Pass => game.pass(),
             Move::Play(p) => {
                 game.play_legal(game.to_move(), p);
@@ -901,7 +901,10 @@ fn copy_from_reproduces_the_board() {
             let mut r1 = Rng::new(k);
             let mut r2 = Rng::new(k);
             for _ in 0..40 {
-                let (m1, m2) = (random_move(&original, &mut r1), random_move(copy, &mut r2));
+                let (m1, m2) = (
+                    uniform_move(&original, &mut r1),
+                    uniform_move(copy, &mut r2),
+                );
                 assert_eq!(m1, m2, "move {k}");
                 original.play(m1).unwrap();
                 copy.play(m2).unwrap();

@@ -2,7 +2,7 @@
 //! counts (never the clock), so every run decides the same.
 
 use std::sync::atomic::AtomicBool;
-use tengen::games::go::playout::random_move;
+use tengen::games::go::playout::uniform_move;
 use tengen::games::go::{Config, Searcher};
 use tengen::go::{Board, Cell, Color, End, Game, Move, Rules};
 use tengen::search::rng::Rng;
@@ -230,7 +230,7 @@ fn only_legal_moves_over_200_random_positions() {
         let mut g = Game::new(size, size, KOMI);
         let length = rng.below(3 * size * size);
         for _ in 0..length {
-            let mv = random_move(g.board(), &mut rng);
+            let mv = uniform_move(g.board(), &mut rng);
             if g.play(mv).is_err() {
                 g.play(Move::Pass).unwrap();
             }

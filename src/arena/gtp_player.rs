@@ -4,7 +4,7 @@
 //! differently from what it believes (its move was refused and counted as a
 //! pass), it is reset with `clear_board` and the whole game is replayed.
 
-use super::bot::{Bot, Reply, Seat, Turn};
+use super::player::{Player, Reply, Seat, Turn};
 use super::process::{Process, Wait};
 use super::sys::Stop;
 use crate::go::{coord, Color, Move};
@@ -138,7 +138,7 @@ fn describe(cmd: &str, f: Fail) -> String {
     }
 }
 
-impl Bot for GtpBot {
+impl Player for GtpBot {
     fn ask(&mut self, turn: &Turn) -> Reply {
         let mut sent = Instant::now();
         if !(turn.retry && self.pending) {

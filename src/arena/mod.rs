@@ -2,18 +2,21 @@
 //! two bots exactly as the referee would, enforces the rules and the
 //! timebank, and runs matches large enough to measure strength.
 //!
-//! - `cli`: options and help; `tourney`: the match loop and its outputs.
+//! - `tourney`: the match loop and its outputs (the options and help are
+//!   the command line's: `crate::cli::arena`).
 //! - `referee`: one game; `rules`: its rulings; `record`: what it leaves.
-//! - `bot`: players as the referee sees them, the arena-protocol bot;
-//!   `gtp_player`: the GTP adapter; `process`: a bot process and its I/O.
+//! - `player`: players as the referee sees them; `arena_bot`: one that
+//!   speaks the arena protocol, `gtp_player`: the GTP adapter; `process`:
+//!   a bot process and its I/O.
 //! - `sgf`, `json`, `stats`: the outputs; `spec`: player command lines;
-//!   `sys`: Ctrl-C and process-group kills; `time`: UTC dates; `start`:
+//!   `sys`: Ctrl-C and process-group kills; `date`: UTC dates; `start`:
 //!   games begun from the positions of an earlier match.
 
-mod bot;
-mod cli;
+mod arena_bot;
+pub mod date;
 mod gtp_player;
 mod json;
+mod player;
 mod process;
 mod record;
 mod referee;
@@ -23,18 +26,24 @@ mod spec;
 mod start;
 mod stats;
 mod sys;
-mod time;
 mod tourney;
 
-use crate::tools::ToolError;
+pub use referee::GameConfig;
+pub use spec::PlayerSpec;
+pub use start::{load as load_starts, Start};
+pub use tourney::{run, Failure};
 
-/// `tengen arena ARGS`: runs a match, prints the summary on stdout.
-pub fn run(args: Vec<String>) -> Result<(), ToolError> {
-    match cli::parse(args)? {
-        None => {
-            print!("{}", cli::HELP);
-            Ok(())
-        }
-        Some(cfg) => tourney::run(&cfg),
-    }
+use std::path::PathBuf;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub players: [PlayerSpec; 2],
+    pub games: usize,
+    pub jobs: usize,
+    pub seed: u64,
+    pub out: PathBuf,
+    pub game: GameConfig,
+    /// Recorded moves the games begin from (`--from`); empty: none.
+    pub starts: Vec<Start>,
 }

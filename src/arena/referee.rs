@@ -3,14 +3,17 @@
 //! the timebank kept, and the end decided by passes, the round limit, the
 //! lack of moves or a fault.
 
-use super::bot::{self, Bot, Reply, Seat, Turn};
+use super::arena_bot::ArenaBot;
+use super::gtp_player::GtpBot;
+use super::player::{Player, Reply, Seat, Turn};
+use super::process::Process;
 use super::record::{GameRecord, MoveRec, Reason, SideStats};
 use super::rules::{self, Marks};
 use super::spec::PlayerSpec;
 use super::start::Start;
 use super::sys::Stop;
-use crate::go::field::Dialect;
 use crate::go::{self, Color, Game, Move, Rules};
+use crate::protocol::field::Dialect;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -85,7 +88,7 @@ pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameR
     }
     let seats = [job.black, 1 - job.black];
     let specs = seats.map(|s| &job.players[s]);
-    let mut bots: Vec<Box<dyn Bot>> = Vec::new();
+    let mut bots: Vec<Box<dyn Player>> = Vec::new();
     for c in [Color::Black, Color::White] {
         let settings = settings_lines(cfg, c);
         let log = job.out.join(log_name(job.index, specs[c.index()].label));
@@ -99,7 +102,7 @@ pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameR
             log: &log,
             seed: job.seed,
         };
-        match bot::start(&seat, stop) {
+        match start_player(&seat, stop) {
             Ok(b) => bots.push(b),
             Err(_) if stop.is_set() => return Ok(None),
             Err(e) => return Err(e),
@@ -163,7 +166,7 @@ struct Referee<'a> {
     cfg: &'a GameConfig,
     /// Black's and white's players.
     specs: [&'a PlayerSpec; 2],
-    bots: Vec<Box<dyn Bot>>,
+    bots: Vec<Box<dyn Player>>,
     game: Game,
     /// Turns taken, lost ones included: they count toward the round limit.
     turns: usize,
@@ -380,4 +383,18 @@ impl Referee<'_> {
             sides,
         }
     }
+}
+
+/// Starts a player's process for one game.
+fn start_player(seat: &Seat, stop: &Stop) -> Result<Box<dyn Player>, String> {
+    // Bots get no seed through the protocol; the environment is harmless.
+    let env = [("TENGEN_ARENA_SEED", seat.seed.to_string())];
+    let process = Process::spawn(&seat.spec.argv, seat.log, &env)
+        .map_err(|e| format!("player {}: {e}", seat.spec.label))?;
+    if seat.spec.gtp {
+        let bot = GtpBot::start(process, seat, stop.clone())
+            .map_err(|e| format!("player {} (GTP): {e}", seat.spec.label))?;
+        return Ok(Box::new(bot));
+    }
+    Ok(Box::new(ArenaBot::start(process, seat, stop.clone())))
 }

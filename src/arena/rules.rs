@@ -2,8 +2,8 @@
 //! move under the match's rules, the end by lack of moves, and the field,
 //! marks and points the players are shown.
 
-use crate::go::field::Dialect;
 use crate::go::{Board, Cell, Game, Illegal, Move, Rules};
+use crate::protocol::field::Dialect;
 
 /// Reads `place_move X Y`, `place_move X,Y` or `pass`. The error says why
 /// the answer cannot be read, or that the point is off the board.

@@ -2,14 +2,13 @@
 //! each finished game at once (SGF, one line appended to games.jsonl) so no
 //! result is lost, keeps the running score, and prints the summary.
 
-use super::cli::Config;
 use super::record::GameRecord;
 use super::referee::{self, GameJob};
 use super::start::Start;
 use super::stats::Summary;
 use super::sys::{self, Stop};
-use super::{json, sgf, time};
-use crate::tools::ToolError;
+use super::Config;
+use super::{date, json, sgf};
 use std::fs::{self, File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,15 +21,26 @@ fn game_seed(seed: u64, i: usize) -> u64 {
     seed.wrapping_add(i as u64)
 }
 
+/// Why a match stopped short.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The output folder could not be made, or a game could not go on.
+    Io(String),
+    /// The output folder holds an earlier match.
+    Taken(String),
+    /// Ctrl-C, after this many finished games.
+    Interrupted(usize),
+}
+
 /// Runs the match and prints its summary. Interrupted matches and fatal
 /// errors still print the summary of the games that finished.
-pub fn run(cfg: &Config) -> Result<(), ToolError> {
+pub fn run(cfg: &Config) -> Result<(), Failure> {
     let out = &cfg.out;
     fs::create_dir_all(out)
-        .map_err(|e| ToolError::input(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::Io(format!("cannot create {}: {e}", out.display())))?;
     let jsonl_path = out.join("games.jsonl");
     if fs::metadata(&jsonl_path).is_ok_and(|m| m.len() > 0) {
-        return Err(ToolError::usage(format!(
+        return Err(Failure::Taken(format!(
             "{} already exists: choose another --out",
             jsonl_path.display()
         )));
@@ -39,7 +49,7 @@ pub fn run(cfg: &Config) -> Result<(), ToolError> {
         .create(true)
         .append(true)
         .open(&jsonl_path)
-        .map_err(|e| ToolError::input(format!("cannot open {}: {e}", jsonl_path.display())))?;
+        .map_err(|e| Failure::Io(format!("cannot open {}: {e}", jsonl_path.display())))?;
 
     sys::catch_sigint();
     let stop = Stop::new();
@@ -110,13 +120,10 @@ pub fn run(cfg: &Config) -> Result<(), ToolError> {
     print!("{text}");
     let _ = fs::write(out.join("summary.txt"), &text);
     if let Some(e) = fatal {
-        return Err(ToolError::input(e));
+        return Err(Failure::Io(e));
     }
     if sys::interrupted() {
-        return Err(ToolError {
-            message: format!("interrupted after {} finished games", summary.games),
-            code: 130,
-        });
+        return Err(Failure::Interrupted(summary.games));
     }
     Ok(())
 }
@@ -143,7 +150,7 @@ fn header(cfg: &Config, summary: &Summary) -> String {
 /// Writes a finished game: its SGF, then its line in games.jsonl (flushed).
 fn save(cfg: &Config, rec: &GameRecord, jsonl: &mut File) -> Result<(), String> {
     let sgf_path = cfg.out.join(sgf::file_name(rec.index));
-    let text = sgf::write(rec, &cfg.game, &time::date(SystemTime::now()));
+    let text = sgf::write(rec, &cfg.game, &date::date(SystemTime::now()));
     fs::write(&sgf_path, text).map_err(|e| format!("cannot write {}: {e}", sgf_path.display()))?;
     let line = json::game_line(rec, &cfg.game, &cfg.players);
     writeln!(jsonl, "{line}")

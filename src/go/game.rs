@@ -6,6 +6,22 @@ use super::color::{Color, Move};
 use super::rules::{End, Rules};
 use fxhash::FxHashSet;
 
+/// A game: the board with its history, under its rules (positional
+/// superko, the passes, the end, the komi counted).
+///
+/// ```
+/// use tengen::go::{Game, Move};
+///
+/// let mut g = Game::new(9, 9, 7.5);
+/// let tengen = Move::Play(g.board().point(4, 4));
+/// g.play(tengen).unwrap();
+/// assert!(g.play(tengen).is_err(), "occupied");
+/// g.play(Move::Pass).unwrap();
+/// g.play(Move::Pass).unwrap();
+/// // two passes end it; black owns the whole board
+/// assert!(g.is_over());
+/// assert_eq!(g.board().area_score(7.5).black, 81);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     board: Board,

@@ -3,21 +3,9 @@
 //! referee, which differ in what a stone needs to stand, how a game ends
 //! and who wins (`docs/protocol.md`).
 
-use super::board::Board;
+use super::board::{Board, Legality};
 use std::fmt;
 use std::str::FromStr;
-
-/// What a stone needs to stand once its captures are taken off.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Legality {
-    /// A liberty of its string: suicide is illegal.
-    #[default]
-    Liberties,
-    /// An empty orthogonal neighbour of its own (Riddles.io 1.0.3): joining
-    /// a string on a point with no empty neighbour is refused unless the
-    /// stone captures.
-    EmptyNeighbour,
-}
 
 /// A rule set. Every referee ends the game at its round limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

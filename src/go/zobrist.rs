@@ -1,8 +1,6 @@
 //! Zobrist keys, computed at compile time from a fixed seed so that hashes
 //! are the same in every run and on every machine.
 
-use super::board::MAX_POINTS;
-
 const fn splitmix64(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
@@ -11,13 +9,14 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-const fn keys() -> [[u64; MAX_POINTS]; 2] {
-    let mut table = [[0u64; MAX_POINTS]; 2];
+/// Keys for `N` points of each colour: `keys()[colour][point]`.
+pub const fn keys<const N: usize>() -> [[u64; N]; 2] {
+    let mut table = [[0u64; N]; 2];
     let mut state = 0x7465_6E67_656E_u64; // "tengen"
     let mut c = 0;
     while c < 2 {
         let mut p = 0;
-        while p < MAX_POINTS {
+        while p < N {
             let (s, z) = splitmix64(state);
             state = s;
             table[c][p] = z;
@@ -27,6 +26,3 @@ const fn keys() -> [[u64; MAX_POINTS]; 2] {
     }
     table
 }
-
-/// `KEYS[colour][point]`.
-pub static KEYS: [[u64; MAX_POINTS]; 2] = keys();

@@ -7,7 +7,6 @@ use super::thinker::Thinker;
 use crate::games::go::Config;
 use crate::go::{coord, score, Color, Game, Move, MAX_SIZE};
 use crate::search::Horizon;
-use crate::tools::{no_more_args, parse_flag, ToolError};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -239,16 +238,11 @@ fn clean(line: &str) -> String {
         .collect()
 }
 
-/// `tengen gtp [--seconds S] [--set NAME=VALUE]...`: S is the time per move
-/// when the controller sends no time settings (1 s).
-pub fn run(mut args: Vec<String>) -> Result<(), ToolError> {
-    let secs: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(1.0);
-    let config = super::search_config(&mut args)?;
-    no_more_args(&args)?;
-    if !(secs.is_finite() && secs > 0.0 && secs < 1e6) {
-        return Err(ToolError::usage(format!("--seconds {secs}: out of range")));
-    }
-    let mut engine = Engine::with_config(Duration::from_secs_f64(secs), config);
+/// A GTP engine on stdin/stdout until end of input: `move_time` a move
+/// while the controller sends no time settings, the search set up by
+/// `config`. Fails only when stdin cannot be read.
+pub fn run(move_time: Duration, config: Config) -> Result<(), String> {
+    let mut engine = Engine::with_config(move_time, config);
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut buf = Vec::new();
@@ -256,7 +250,7 @@ pub fn run(mut args: Vec<String>) -> Result<(), ToolError> {
         let raw = match super::lines::read_line(&mut input, &mut buf) {
             Ok(Some(raw)) => raw,
             Ok(None) => return Ok(()),
-            Err(e) => return Err(ToolError::input(format!("cannot read stdin: {e}"))),
+            Err(e) => return Err(format!("cannot read stdin: {e}")),
         };
         let read_at = Instant::now();
         let line = clean(&raw);

@@ -2,8 +2,8 @@
 //! engine leaves one out, and what they say about colours.
 
 use super::lines::Setting;
-use crate::go::field::Dialect;
 use crate::go::{Color, MAX_SIZE};
+use crate::protocol::field::Dialect;
 
 #[derive(Clone, Debug)]
 pub struct Settings {

@@ -13,8 +13,8 @@
 
 use super::lines::Line;
 use super::settings::Settings;
-use crate::go::field::{self, Dialect, FieldCell};
 use crate::go::{Board, Cell, Color, Game, Move, Point, Rules};
+use crate::protocol::field::{self, Dialect, FieldCell};
 use crate::search::Horizon;
 
 /// A field as read, in colours: each dialect's ids mapped to black and white

@@ -91,10 +91,8 @@ fn should_stop<G: SearchGame>(tree: &Tree<G>, budget: &Budget, done: u64, t0: In
 /// the playouts still to come, from the `limit` or from the rate so far
 /// over the time to go (`(elapsed, left)`), are fewer than the gap.
 /// The rate counts only the time the `done` playouts took, from
-/// [`RATE_SAMPLE`] of them on: with the time spent reusing a tree counted
-/// too, a big reused tree looked like a slow search, and 12 % of the
-/// searches in a match against GNU Go stopped after their first 8
-/// playouts, each leaving ~330 ms of its plan unused.
+/// [`RATE_SAMPLE`] of them on: counting the time a big tree took to reuse
+/// made a search look slow and stop after 8 playouts.
 fn out_of_reach(
     gap: u32,
     done: u64,
@@ -115,10 +113,9 @@ fn out_of_reach(
     gap as u64 > remaining
 }
 
-/// Playouts before the rate of a timed search is trusted to stop it early.
-/// The first playouts after a long ponder walk a big, cold tree: against
-/// GNU Go the first 64 ran at 1 600 - 6 000 a second, the searches as a
-/// whole at a median 8 100.
+/// Playouts before the rate of a timed search is trusted to stop it early:
+/// the first ones after a long ponder walk a big, cold tree, several times
+/// slower than the rest.
 const RATE_SAMPLE: u64 = 256;
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::search::rng::Rng;
 /// A uniformly random legal move for the side to move that does not fill
 /// one of its own eyes; pass when there is none.
 #[inline]
-pub fn random_move(board: &Board, rng: &mut Rng) -> Move {
+pub fn uniform_move(board: &Board, rng: &mut Rng) -> Move {
     random_move_where(board, rng, |_, _| true)
 }
 
@@ -50,7 +50,7 @@ pub fn light_playout(board: &mut Board, rng: &mut Rng, max_moves: usize) -> usiz
     let mut passes = 0;
     let mut moves = 0;
     while passes < 2 && moves < max_moves {
-        let mv = random_move(board, rng);
+        let mv = uniform_move(board, rng);
         match mv {
             Move::Pass => {
                 passes += 1;

@@ -7,7 +7,6 @@ use super::gammas;
 use super::ladder::{self, Run};
 use super::patterns;
 use super::policy;
-use super::state::GoState;
 use crate::go::{Board, Cell, Color, Move, Point, MAX_SIZE};
 use crate::search::tree::Prior;
 use arrayvec::ArrayVec;
@@ -79,75 +78,73 @@ impl Default for PriorConfig {
     }
 }
 
-impl GoState {
-    /// Priors of `c` playing the legal point `p`; `ladders` are the points
-    /// where strings of two liberties are caught or saved ([`Ladders`]).
-    pub(super) fn prior(&self, p: Point, ladders: &Ladders) -> Prior {
-        let b = &self.board;
-        let c = b.to_move();
-        let cfg = &self.priors;
-        let (mut visits, mut wins) = (cfg.even, cfg.even * 0.5);
-        let win = |n: f32, v: &mut f32, w: &mut f32| {
-            *v += n;
-            *w += n;
+/// Priors of the side to move playing the legal point `p` on `b`;
+/// `ladders` are the points where strings of two liberties are caught or
+/// saved ([`Ladders`]).
+#[inline]
+pub fn prior(b: &Board, cfg: &PriorConfig, p: Point, ladders: &Ladders) -> Prior {
+    let c = b.to_move();
+    let (mut visits, mut wins) = (cfg.even, cfg.even * 0.5);
+    let win = |n: f32, v: &mut f32, w: &mut f32| {
+        *v += n;
+        *w += n;
+    };
+    let captured = b.captured_by(c, p);
+    if captured > 0 {
+        let n = if captured == 1 {
+            cfg.capture_one
+        } else {
+            cfg.capture_many
         };
-        let captured = b.captured_by(c, p);
-        if captured > 0 {
-            let n = if captured == 1 {
-                cfg.capture_one
-            } else {
-                cfg.capture_many
-            };
-            win(n, &mut visits, &mut wins);
+        win(n, &mut visits, &mut wins);
+    }
+    let saves = match escape_from_atari(b, c, p) {
+        Some(Run::Escapes) => true,
+        Some(Run::Ladder) => {
+            visits += cfg.ladder_escape;
+            false
         }
-        let saves = match escape_from_atari(b, c, p) {
-            Some(Run::Escapes) => true,
-            Some(Run::Ladder) => {
-                visits += cfg.ladder_escape;
-                false
-            }
-            Some(Run::Caught) | None => false,
-        };
-        if saves {
-            win(cfg.save_atari, &mut visits, &mut wins);
+        Some(Run::Caught) | None => false,
+    };
+    if saves {
+        win(cfg.save_atari, &mut visits, &mut wins);
+    }
+    if ladders.ataris.contains(&p) {
+        win(cfg.ladder_atari, &mut visits, &mut wins);
+    }
+    if ladders.defences.contains(&p) {
+        win(cfg.ladder_defence, &mut visits, &mut wins);
+    }
+    if captured == 0 && policy::self_atari(b, c, p) {
+        visits += cfg.self_atari;
+    }
+    if patterns::matches(b, p) {
+        win(cfg.pattern, &mut visits, &mut wins);
+    }
+    // the opening: few stones on the board
+    let opening = (b.area() - b.empty_points().len()) * 8 < b.area();
+    if let Move::Play(last) = b.last_moves()[0] {
+        let ((x, y), (lx, ly)) = (b.xy(p), b.xy(last));
+        let d = x.abs_diff(lx) + y.abs_diff(ly);
+        if (1..=3).contains(&d) {
+            let share = if opening { cfg.opening_near_last } else { 1.0 };
+            win(share * cfg.near_last[d - 1], &mut visits, &mut wins);
         }
-        if ladders.ataris.contains(&p) {
-            win(cfg.ladder_atari, &mut visits, &mut wins);
+    }
+    let (x, y) = b.xy(p);
+    let line = 1 + x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
+    if b.width() >= 9 && captured == 0 && !saves {
+        match line {
+            1 if opening || open_area(b, p, 2) => visits += cfg.first_line,
+            2 if opening || open_area(b, p, 3) => visits += cfg.low_line_open,
+            3 | 4 if open_area(b, p, 3) => win(cfg.good_line_open, &mut visits, &mut wins),
+            _ => {}
         }
-        if ladders.defences.contains(&p) {
-            win(cfg.ladder_defence, &mut visits, &mut wins);
-        }
-        if captured == 0 && policy::self_atari(b, c, p) {
-            visits += cfg.self_atari;
-        }
-        if patterns::matches(b, p) {
-            win(cfg.pattern, &mut visits, &mut wins);
-        }
-        // the opening: few stones on the board
-        let opening = (b.area() - b.empty_points().len()) * 8 < b.area();
-        if let Move::Play(last) = b.last_moves()[0] {
-            let ((x, y), (lx, ly)) = (b.xy(p), b.xy(last));
-            let d = x.abs_diff(lx) + y.abs_diff(ly);
-            if (1..=3).contains(&d) {
-                let share = if opening { cfg.opening_near_last } else { 1.0 };
-                win(share * cfg.near_last[d - 1], &mut visits, &mut wins);
-            }
-        }
-        let (x, y) = b.xy(p);
-        let line = 1 + x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
-        if b.width() >= 9 && captured == 0 && !saves {
-            match line {
-                1 if opening || open_area(b, p, 2) => visits += cfg.first_line,
-                2 if opening || open_area(b, p, 3) => visits += cfg.low_line_open,
-                3 | 4 if open_area(b, p, 3) => win(cfg.good_line_open, &mut visits, &mut wins),
-                _ => {}
-            }
-        }
-        Prior {
-            action: p.0,
-            visits,
-            wins,
-        }
+    }
+    Prior {
+        action: p.0,
+        visits,
+        wins,
     }
 }
 
@@ -165,14 +162,14 @@ fn escape_from_atari(b: &Board, c: Color, p: Point) -> Option<Run> {
 /// ([`ladder::capturing_atari`]), and the liberties that give an own string
 /// the enemy could catch that way three liberties.
 #[derive(Default)]
-pub(super) struct Ladders {
+pub struct Ladders {
     ataris: ArrayVec<Point, 16>,
     defences: ArrayVec<Point, 16>,
 }
 
 /// Reads every string of two liberties once: the enemy's when `ataris`,
 /// ours when `defences`.
-pub(super) fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
+pub fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
     let c = b.to_move();
     let mut out = Ladders::default();
     if !ataris && !defences {
@@ -236,71 +233,78 @@ fn any_within(b: &Board, p: Point, r: i64, wanted: impl Fn(Cell) -> bool) -> boo
     false
 }
 
-impl GoState {
-    /// Adds the learnt prior to the priors of the moves `children`: won
-    /// visits in proportion to a power of each move's probability among
-    /// them, as Pachi weighs its pattern prior. A bonus and never a
-    /// penalty: the unlikely moves keep what the other priors give them.
-    pub(super) fn add_learned(&self, children: &mut [Prior]) {
-        let (b, c, cfg) = (&self.board, self.board.to_move(), &self.priors);
-        let table = gammas::Gammas::builtin();
-        // on the stack: one expansion in a few playouts asks for this
-        let strengths: ArrayVec<f32, { MAX_SIZE * MAX_SIZE }> = children
-            .iter()
-            .map(|child| table.strength(&features(b, c, Point(child.action))))
-            .collect();
-        let total: f32 = strengths.iter().sum();
-        for (child, s) in children.iter_mut().zip(strengths) {
-            let bonus = cfg.learned * (s / total).powf(cfg.learned_power);
-            child.visits += bonus;
-            child.wins += bonus;
-        }
+/// Adds the learnt prior to the priors of the moves `children` on `b`:
+/// won visits in proportion to a power of each move's probability among
+/// them, as Pachi weighs its pattern prior. A bonus and never a penalty:
+/// the unlikely moves keep what the other priors give them.
+pub fn add_learned(b: &Board, cfg: &PriorConfig, children: &mut [Prior]) {
+    let c = b.to_move();
+    let table = gammas::Gammas::builtin();
+    // on the stack: one expansion in a few playouts asks for this
+    let strengths: ArrayVec<f32, { MAX_SIZE * MAX_SIZE }> = children
+        .iter()
+        .map(|child| table.strength(&features(b, c, Point(child.action))))
+        .collect();
+    let total: f32 = strengths.iter().sum();
+    for (child, s) in children.iter_mut().zip(strengths) {
+        let bonus = cfg.learned * (s / total).powf(cfg.learned_power);
+        child.visits += bonus;
+        child.wins += bonus;
     }
+}
 
-    /// The move the learnt prior finds likeliest for the side to move (a
-    /// legal one that fills no own eye): the opponent's expected reply when
-    /// we ponder. `None` when there is none.
-    pub fn likeliest(&self) -> Option<Point> {
-        let (b, c) = (&self.board, self.board.to_move());
-        let table = gammas::Gammas::builtin();
-        b.empty_points()
-            .iter()
-            .map(|&e| Point(e))
-            .filter(|&p| b.is_sensible(c, p))
-            .map(|p| (table.strength(&features(b, c, p)), p))
-            .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)))
-            .map(|(_, p)| p)
-    }
+/// The move the learnt prior finds likeliest for the side to move on `b`
+/// (a legal one that fills no own eye): the opponent's expected reply when
+/// we ponder. `None` when there is none.
+pub fn likeliest(b: &Board) -> Option<Point> {
+    let c = b.to_move();
+    let table = gammas::Gammas::builtin();
+    b.empty_points()
+        .iter()
+        .map(|&e| Point(e))
+        .filter(|&p| b.is_sensible(c, p))
+        .map(|p| (table.strength(&features(b, c, p)), p))
+        .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)))
+        .map(|(_, p)| p)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::policy::PolicyConfig;
-    use super::super::state::PASS;
     use super::*;
-    use crate::go::Rules;
     use crate::search::rng::Rng;
-    use crate::search::tree::SearchGame;
 
-    /// The priors of `p` with no ladder read.
-    fn plain(s: &GoState, p: Point) -> Prior {
-        s.prior(p, &Ladders::default())
+    /// A position and the prior settings, as a search node sees them.
+    struct Node {
+        board: Board,
+        priors: PriorConfig,
     }
 
-    fn state(board: Board, priors: PriorConfig) -> GoState {
-        GoState {
-            board,
-            komi: 7.5,
-            rules: Rules::Standard,
-            moves_left: u32::MAX,
-            passes: 0,
-            passed: [false; 2],
-            over: false,
-            policy: PolicyConfig::default(),
-            priors,
-            score_weight: 0.0,
-            score_scale: 0.0,
+    fn state(board: Board, priors: PriorConfig) -> Node {
+        Node { board, priors }
+    }
+
+    /// The priors of `p` with no ladder read.
+    fn plain(s: &Node, p: Point) -> Prior {
+        prior(&s.board, &s.priors, p, &Ladders::default())
+    }
+
+    /// The priors of every sensible move, ladders read as the search reads
+    /// them, and the learnt prior added.
+    fn expand(s: &Node) -> Vec<Prior> {
+        let (b, cfg) = (&s.board, &s.priors);
+        let read = ladders(b, cfg.ladder_atari != 0.0, cfg.ladder_defence != 0.0);
+        let mut out: Vec<Prior> = b
+            .empty_points()
+            .iter()
+            .map(|&e| Point(e))
+            .filter(|&p| b.is_sensible(b.to_move(), p))
+            .map(|p| prior(b, cfg, p, &read))
+            .collect();
+        if cfg.learned > 0.0 {
+            add_learned(b, cfg, &mut out);
         }
+        out
     }
 
     #[test]
@@ -354,23 +358,17 @@ mod tests {
             state(b.clone(), learned),
             state(b.clone(), PriorConfig::default()),
         );
-        let (mut a, mut z) = (Vec::new(), Vec::new());
-        with.expand(&mut a);
-        without.expand(&mut z);
+        let (a, z) = (expand(&with), expand(&without));
         assert_eq!(a.len(), z.len());
         let table = gammas::Gammas::builtin();
         let c = b.to_move();
         let strength = |action| table.strength(&features(&b, c, Point(action)));
-        let total: f32 = a[..a.len() - 1].iter().map(|p| strength(p.action)).sum();
+        let total: f32 = a.iter().map(|p| strength(p.action)).sum();
         let mut added = 0.0;
         for (x, y) in a.iter().zip(&z) {
             let bonus = x.visits - y.visits;
-            // all won, and the pass gets none
+            // all won
             assert!((x.wins - y.wins - bonus).abs() < 1e-3);
-            if x.action == PASS {
-                assert_eq!(bonus, 0.0);
-                continue;
-            }
             assert!((bonus - 50.0 * strength(x.action) / total).abs() < 1e-3);
             added += bonus;
         }
@@ -398,11 +396,7 @@ mod tests {
         // that catches a stone of two liberties in a ladder wins some
         let mut go = state(b.clone(), PriorConfig::default());
         go.priors.ladder_escape = 25.0;
-        let prior = |s: &GoState, p: Point| {
-            let mut out = Vec::new();
-            s.expand(&mut out);
-            *out.iter().find(|x| x.action == p.0).unwrap()
-        };
+        let prior = |s: &Node, p: Point| *expand(s).iter().find(|x| x.action == p.0).unwrap();
         let (ran, other) = (prior(&go, run), prior(&go, b.point(5, 5)));
         assert!(
             ran.wins / ran.visits < other.wins / other.visits,

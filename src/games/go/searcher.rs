@@ -7,7 +7,7 @@
 //! so dead stones get captured and open points filled first.
 
 use super::policy::PolicyConfig;
-use super::priors::PriorConfig;
+use super::priors::{self, PriorConfig};
 use super::state::{to_action, to_move, GoState, PASS};
 use super::Stats;
 use crate::go::{Board, Color, Game, Move};
@@ -63,6 +63,21 @@ struct Kept {
     moves: usize,
 }
 
+/// Chooses moves for a [`Game`] by RAVE-MCTS with Go's knowledge, keeping
+/// the tree from one move to the next.
+///
+/// ```
+/// use tengen::games::go::{Config, Searcher};
+/// use tengen::go::Game;
+/// use tengen::search::{Budget, Horizon};
+///
+/// let game = Game::new(9, 9, 7.5);
+/// let mut s = Searcher::new(Config { ponder: false, ..Config::default() });
+/// let no_limit = Horizon { moves_left: None };
+/// let (mv, stats) = s.think(&game, no_limit, Budget::playouts(300));
+/// assert!(game.is_legal(mv) && !mv.is_pass());
+/// assert!(stats.playouts <= 300);
+/// ```
 pub struct Searcher {
     config: Config,
     rng: Rng,
@@ -263,7 +278,7 @@ impl Searcher {
         // the tree alone spreads its playouts over the replies it likes for
         // the opponent; half of them go to the reply the learnt prior (fitted
         // to GNU Go's moves) expects instead
-        let focus = state.likeliest().map(|p| p.0);
+        let focus = priors::likeliest(&state.board).map(|p| p.0);
         let how = Grow {
             forced: measure_pass.then_some((PASS, PASS_SHARE)),
             focus,
@@ -402,12 +417,9 @@ const PASS_SHARE: u64 = 8;
 const SETTLED_TOLERANCE: f32 = 0.05;
 
 /// The moves the root may hold: the pass and the legal ones (superko
-/// included, and the own-eye rule where the game has it). A fill of an own
-/// false eye stays: against GNU Go, in 46 of 73 lost games a string of 3 or
-/// more stones in atari was captured on such a point, where filling would
-/// have connected it (the root refused every point our stones surround;
-/// `tools/lost_strings.py`). True eyes are never among the children
-/// (`is_sensible`).
+/// included). Filling an own false eye stays possible: it is how a string
+/// in atari connects (docs/measurements.md, own false eyes). True eyes are
+/// never among the children (`is_sensible`).
 fn root_filter(game: &Game) -> impl Fn(u16) -> bool + '_ {
     move |a| a == PASS || game.is_legal(to_move(a))
 }

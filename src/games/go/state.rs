@@ -3,7 +3,7 @@
 //! playouts follow the playout policy ([`super::policy`]).
 
 use super::policy::{self, PolicyConfig};
-use super::priors::{ladders, PriorConfig};
+use super::priors::{self, ladders, PriorConfig};
 use crate::go::{Board, Color, Move, Point, Rules, MAX_POINTS};
 use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, Prior, SearchGame};
@@ -179,11 +179,11 @@ impl SearchGame for GoState {
         for &e in b.empty_points() {
             let p = Point(e);
             if b.is_sensible(c, p) || retake == Some(p) {
-                out.push(self.prior(p, &ladders));
+                out.push(priors::prior(b, cfg, p, &ladders));
             }
         }
         if self.priors.learned > 0.0 {
-            self.add_learned(&mut out[first..]);
+            priors::add_learned(b, cfg, &mut out[first..]);
         }
         // Passing gets no AMAF updates, so its prior alone decides whether it
         // is ever tried: low while the board is open, even once it is mostly

@@ -2,9 +2,8 @@
 //! taking off what it captures, and keeping the empty-point list. The
 //! playouts spend most of their time here.
 
-use super::{ix, Board, Heads, Illegal, Point, PointSet, MAX_POINTS, NONE};
+use super::{ix, Board, Heads, Illegal, Point, PointSet, KEYS, MAX_POINTS, NONE};
 use crate::go::color::{Cell, Color, Move};
-use crate::go::zobrist::KEYS;
 
 impl Board {
     /// Plays `mv` for the side to move, checking the board rules.

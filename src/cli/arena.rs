@@ -1,13 +1,10 @@
 //! `tengen arena` options: parsing, checking and the help text.
 
-use super::referee::GameConfig;
-use super::spec::PlayerSpec;
-use super::start::{self, Start};
-use super::time;
-use crate::go::field::Dialect;
+use super::{no_more_args, parse_flag, take_flag, ToolError};
+use crate::arena::{self, date, Config, GameConfig, PlayerSpec};
 use crate::go::Rules;
 use crate::go::MAX_SIZE;
-use crate::tools::{no_more_args, parse_flag, take_flag, ToolError};
+use crate::protocol::field::Dialect;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
@@ -114,19 +111,6 @@ Ctrl-C stops: no new game starts, games in progress are dropped and their
 bots killed, and the summary of the finished games is printed (exit 130).
 ";
 
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub players: [PlayerSpec; 2],
-    pub games: usize,
-    pub jobs: usize,
-    pub seed: u64,
-    pub out: PathBuf,
-    pub game: GameConfig,
-    /// Recorded moves the games begin from (`--from`); empty: none.
-    pub starts: Vec<Start>,
-}
-
 fn on_off(args: &mut Vec<String>, name: &str) -> Result<Option<bool>, ToolError> {
     match take_flag(args, name)?.as_deref() {
         None => Ok(None),
@@ -170,7 +154,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
             .map_or(0, |d| d.as_nanos() as u64),
     };
     let out = take_flag(&mut args, "--out")?.map_or_else(
-        || PathBuf::from("matches").join(time::stamp(SystemTime::now())),
+        || PathBuf::from("matches").join(date::stamp(SystemTime::now())),
         PathBuf::from,
     );
     let size = parse_flag(&mut args, "--size")?.unwrap_or(19);
@@ -236,7 +220,8 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
                     "--from-move {k} is past the round limit ({max_rounds})"
                 )));
             }
-            start::load(std::path::Path::new(&dir), k, size, rules).map_err(ToolError::input)?
+            arena::load_starts(std::path::Path::new(&dir), k, size, rules)
+                .map_err(ToolError::input)?
         }
         _ => return Err(ToolError::usage("--from and --from-move go together")),
     };

@@ -347,7 +347,7 @@ mod tests {
             };
             let p = match near {
                 Some(p) => p,
-                None => match crate::games::go::playout::random_move(&board, &mut rng) {
+                None => match crate::games::go::playout::uniform_move(&board, &mut rng) {
                     Move::Play(p) => p,
                     Move::Pass => break,
                 },

@@ -3,8 +3,8 @@
 //! or 3 x the board area moves) from the empty board, or from a fixed set of
 //! mid-game positions with `--positions`.
 
-use super::{no_more_args, parse_flag, ToolError};
-use crate::games::go::playout::{light_playout, random_move};
+use super::{no_more_args, parse_flag, search_config, take_switch, ToolError};
+use crate::games::go::playout::{light_playout, uniform_move};
 use crate::go::{Board, Move};
 use crate::search::rng::Rng;
 use std::time::{Duration, Instant};
@@ -45,7 +45,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
             "the bench seeds its searches from --seed: use --seed, not --set seed=",
         ));
     }
-    let config = crate::protocol::search_config(&mut args)?;
+    let config = search_config(&mut args)?;
     no_more_args(&args)?;
     if search {
         return Ok(search_bench(size, seconds, count, seed, config));
@@ -71,17 +71,6 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
         r.moves as f64 / r.seconds,
         r.playouts as f64 / r.seconds
     ))
-}
-
-/// Removes a flag without a value; true if it was there.
-pub fn take_switch(args: &mut Vec<String>, name: &str) -> bool {
-    match args.iter().position(|a| a == name) {
-        Some(i) => {
-            args.remove(i);
-            true
-        }
-        None => false,
-    }
 }
 
 /// What a timed run measured.
@@ -138,7 +127,7 @@ pub fn midgame_positions(size: usize, seed: u64) -> Vec<Board> {
     for _game in 0..2 {
         let mut b = Board::new(size, size);
         for k in 1..=depth {
-            match random_move(&b, &mut rng) {
+            match uniform_move(&b, &mut rng) {
                 Move::Pass => b.pass(),
                 Move::Play(p) => {
                     b.play_legal(b.to_move(), p);
