@@ -12,10 +12,13 @@ use fxhash::FxHashMap;
 use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
-usage: tengen learn [--player NAME] [--iterations N] [--min-count K]
-                    [--holdout H] [--out FILE] SGF...
+usage: tengen learn [--player NAME] [--teacher] [--iterations N]
+                    [--min-count K] [--holdout H] [--out FILE] SGF...
   --player NAME    learn only the moves of the player so named (PB/PW);
                    default: every move
+  --teacher        learn the teacher's moves (TM[..] in a move's node, as
+                   tools/teacher/to_sgf.py writes them) instead of the
+                   moves played; positions without one are skipped
   --iterations N   rounds of updates (default 30)
   --min-count K    keep features seen in at least K candidate moves
                    (default 3); rarer shapes share one weight
@@ -44,6 +47,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
         return Ok(format!("{USAGE}\n"));
     }
     let player = take_flag(&mut args, "--player")?;
+    let teacher = super::take_switch(&mut args, "--teacher");
     let iterations: usize = parse_flag(&mut args, "--iterations")?.unwrap_or(30);
     let min_count: u32 = parse_flag(&mut args, "--min-count")?.unwrap_or(3);
     let holdout: usize = parse_flag(&mut args, "--holdout")?.unwrap_or(10);
@@ -64,7 +68,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
         let record = read_sgf(&text).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
         let held = holdout > 0 && games % holdout == holdout - 1;
         let into = if held { &mut test } else { &mut train };
-        let positions = positions(&record, player.as_deref(), &mut ids, &mut names)
+        let positions = positions(&record, player.as_deref(), teacher, &mut ids, &mut names)
             .map_err(|e| ToolError::input(format!("{path}: {e}")))?;
         into.extend(positions);
         games += 1;
@@ -112,10 +116,12 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
 }
 
 /// Replays `rec` and describes the position before each move of `player`
-/// (every move when `None`) that was a legal, non-eye-filling stone.
+/// (every move when `None`) that was a legal, non-eye-filling stone; with
+/// `teacher`, the move learnt is the teacher's, where it is such a stone.
 fn positions(
     rec: &Record,
     player: Option<&str>,
+    teacher: bool,
     ids: &mut FxHashMap<u32, usize>,
     names: &mut Vec<(usize, u32)>,
 ) -> Result<Vec<Position>, String> {
@@ -138,8 +144,13 @@ fn positions(
         board
             .check(color, p)
             .map_err(|e| format!("move {}: {e}", n + 1))?;
-        if learn && board.is_sensible(color, p) {
-            out.push(position(&board, color, p, ids, names));
+        let target = match rec.teacher.get(n).copied().flatten() {
+            _ if !teacher => Some(p),
+            Some((x, y)) => Some(board.point(x, y)),
+            None => None,
+        };
+        if let Some(t) = target.filter(|&t| learn && board.is_sensible(color, t)) {
+            out.push(position(&board, color, t, ids, names));
         }
         board.play_legal(color, p);
     }
@@ -364,7 +375,7 @@ mod tests {
         sgf.push(')');
         let rec = read_sgf(&sgf).unwrap();
         let (mut ids, mut names) = (FxHashMap::default(), Vec::new());
-        let train = positions(&rec, Some("w"), &mut ids, &mut names).unwrap();
+        let train = positions(&rec, Some("w"), false, &mut ids, &mut names).unwrap();
         assert!(train.len() >= 15, "{} positions", train.len());
         let mut gamma = vec![1.0; names.len()];
         let wins = win_counts(&train, names.len());
@@ -388,6 +399,28 @@ mod tests {
             "{} vs {}",
             gamma[near],
             gamma[far]
+        );
+    }
+
+    #[test]
+    fn with_teacher_the_teacher_s_move_is_learnt_and_others_skipped() {
+        // black plays (2, 2) where the teacher prefers (4, 4); white's
+        // move has no teacher move; black's second agrees with it
+        let sgf = "(;SZ[9];B[cc]TM[ee];W[gg];B[cg]TM[cg])";
+        let rec = read_sgf(sgf).unwrap();
+        let (mut ids, mut names) = (FxHashMap::default(), Vec::new());
+        let played = positions(&rec, None, false, &mut ids, &mut names).unwrap();
+        let taught = positions(&rec, None, true, &mut ids, &mut names).unwrap();
+        assert_eq!((played.len(), taught.len()), (3, 2));
+        // on the empty board the played corner point and the teacher's
+        // centre point have different features
+        assert_ne!(
+            played[0].candidates[played[0].played].0,
+            taught[0].candidates[taught[0].played].0
+        );
+        assert_eq!(
+            played[2].candidates[played[2].played].0,
+            taught[1].candidates[taught[1].played].0
         );
     }
 }

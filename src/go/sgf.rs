@@ -9,6 +9,10 @@ pub struct Record {
     pub black: String,
     pub white: String,
     pub moves: Vec<(Color, Option<(usize, usize)>)>,
+    /// For each move, the point a teacher prefers in the position before
+    /// it, if the record says (the private property `TM` in the move's
+    /// node, as `tools/teacher/to_sgf.py` writes it).
+    pub teacher: Vec<Option<(usize, usize)>>,
 }
 
 /// Reads the main line of an SGF game: SZ, PB, PW and the B/W moves.
@@ -20,6 +24,7 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
         black: String::new(),
         white: String::new(),
         moves: Vec::new(),
+        teacher: Vec::new(),
     };
     let body = text.trim_start();
     if !body.starts_with("(;") {
@@ -109,6 +114,21 @@ fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
                 p => p,
             };
             rec.moves.push((color, point));
+            rec.teacher.push(None);
+        }
+        "TM" => {
+            let point = match value.as_bytes() {
+                [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
+                    ((x - b'a') as usize, (y - b'a') as usize)
+                }
+                _ => return Err(format!("TM[{value}]: not a point")),
+            };
+            let n = rec.moves.len();
+            match rec.teacher.last_mut() {
+                Some(t) if point.0 < rec.size && point.1 < rec.size => *t = Some(point),
+                Some(_) => return Err(format!("move {n}, TM[{value}]: off the board")),
+                None => return Err("TM before the first move".into()),
+            }
         }
         _ => {}
     }
@@ -143,5 +163,14 @@ mod tests {
         assert!(read_sgf("(;B[c])").is_err());
         let off = read_sgf("(;SZ[9];B[cc];W[ji])").err().unwrap();
         assert!(off.contains("move 2, W[ji]: off the 9x9 board"), "{off}");
+    }
+
+    #[test]
+    fn a_teacher_move_belongs_to_its_node_s_move() {
+        let r = read_sgf("(;SZ[9];B[cc]TM[dd];W[ee];B[ff]TM[aa])").unwrap();
+        assert_eq!(r.teacher, vec![Some((3, 3)), None, Some((0, 0))]);
+        assert!(read_sgf("(;SZ[9]TM[dd];B[cc])").is_err());
+        assert!(read_sgf("(;SZ[9];B[cc]TM[jj])").is_err());
+        assert!(read_sgf("(;SZ[9];B[cc]TM[])").is_err());
     }
 }

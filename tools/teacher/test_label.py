@@ -16,6 +16,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import label  # noqa: E402
+import to_sgf  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -250,6 +251,19 @@ class Shards(unittest.TestCase):
         for d in sp:
             self.assertEqual(len(label.str_to_moves(d["moves"])), len(d["pos"]))
             self.assertEqual(d["src"], "katago-selfplay")
+
+
+class ToSgfTest(unittest.TestCase):
+    def test_teacher_moves_go_on_their_move_nodes(self):
+        game = {"id": "g", "size": 9, "komi": 7.5, "moves": "cc..ee", "first": "B",
+                "pos": [[500, 0, 10, "eedd", [600, 300]],    # the teacher's ee
+                        [500, 0, 900, "aa", [50]],           # passing likelier
+                        [500, 0, 0, "", []]]}                # nothing listed
+        self.assertEqual(to_sgf.game_sgf(game),
+                         "(;GM[1]FF[4]SZ[9]KM[7.5]PB[]PW[];B[cc]TM[ee];W[];B[ee])")
+        self.assertIsNone(to_sgf.game_sgf(dict(game, setup={"B": "aa"})))
+        with self.assertRaises(ValueError):
+            to_sgf.game_sgf(dict(game, pos=game["pos"][:2]))
 
 
 if __name__ == "__main__":
