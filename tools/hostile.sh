@@ -14,15 +14,8 @@
 set -euo pipefail
 
 me=hostile.sh
-die() {
-    echo "$me: $*" >&2
-    exit 2
-}
-number() { # NAME VALUE: VALUE must be a non-negative integer
-    case $2 in
-    '' | *[!0-9]*) die "$1 must be a non-negative integer, not '$2'" ;;
-    esac
-}
+# shellcheck source=tools/lib/hostile.sh
+. "$(dirname "$0")/lib/hostile.sh"
 
 stop_ms=300 every_ms=1000 burners=2
 while [ $# -gt 0 ]; do
@@ -46,8 +39,6 @@ done
 [ "$stop_ms" -ge 1 ] || die "--stop-ms must be at least 1"
 [ "$every_ms" -gt "$stop_ms" ] || die "--every-ms must be longer than --stop-ms"
 
-secs() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
-
 # the process and all its descendants, parents first
 tree() {
     local pid
@@ -57,24 +48,6 @@ tree() {
 
 count_file=$(mktemp)
 echo 0 >"$count_file"
-stall_loop() { # PID
-    local root=$1 stopped="" n=0 wait_ms
-    trap '[ -n "$stopped" ] && kill -CONT $stopped 2>/dev/null; exit 0' TERM INT
-    while kill -0 "$root" 2>/dev/null; do
-        wait_ms=$((every_ms - stop_ms))
-        wait_ms=$((wait_ms * 3 / 4 + RANDOM % (wait_ms / 2 + 1)))
-        sleep "$(secs "$wait_ms")"
-        stopped=$(tree "$root" | tr '\n' ' ')
-        # shellcheck disable=SC2086
-        kill -STOP $stopped 2>/dev/null || true
-        sleep "$(secs "$stop_ms")"
-        # shellcheck disable=SC2086
-        kill -CONT $stopped 2>/dev/null || true
-        stopped=""
-        n=$((n + 1))
-        echo "$n" >"$count_file"
-    done
-}
 
 cmd_pid="" staller="" burner_pids=()
 cleanup() {
@@ -88,26 +61,18 @@ cleanup() {
         # shellcheck disable=SC2046
         kill -CONT $(tree "$cmd_pid") 2>/dev/null
     fi
-    if [ ${#burner_pids[@]} -gt 0 ]; then
-        kill "${burner_pids[@]}" 2>/dev/null
-        wait "${burner_pids[@]}" 2>/dev/null
-    fi
+    stop_burners
     rm -f "$count_file"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-cores=$(nproc)
-nburn=$((burners * cores))
-for ((i = 0; i < nburn; i++)); do
-    sh -c 'while :; do :; done' &
-    burner_pids+=($!)
-done
-echo "$me: stalls of $stop_ms ms every ~$every_ms ms, $nburn burners ($burners per core): $*" >&2
+start_burners "$burners"
+echo "$me: stalls of $stop_ms ms every ~$every_ms ms, ${#burner_pids[@]} burners ($burners per core): $*" >&2
 start=$(date +%s)
 "$@" &
 cmd_pid=$!
-stall_loop "$cmd_pid" &
+stall_loop "$cmd_pid" $((every_ms - stop_ms)) "$stop_ms" "$count_file" tree "$cmd_pid" &
 staller=$!
 set +e
 wait "$cmd_pid"

@@ -23,15 +23,8 @@
 set -euo pipefail
 
 me=stress.sh
-die() {
-    echo "$me: $*" >&2
-    exit 2
-}
-number() { # NAME VALUE: VALUE must be a non-negative integer
-    case $2 in
-    '' | *[!0-9]*) die "$1 must be a non-negative integer, not '$2'" ;;
-    esac
-}
+# shellcheck source=tools/lib/hostile.sh
+. "$(dirname "$0")/lib/hostile.sh"
 
 games=4 stop_ms=450 every_ms=3000 burners=0 out=""
 while [ $# -gt 0 ]; do
@@ -75,8 +68,6 @@ mkdir -p "$out"
 stalls_file=$out/stalls.count
 echo 0 >"$stalls_file"
 
-secs() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
-
 # side A's bots: children of the arena whose command line is exactly the
 # tengen binary (no subcommand, so never the random bot nor the arena)
 bots_of() {
@@ -85,25 +76,6 @@ bots_of() {
         [ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" = "$tengen " ] && echo "$pid"
     done
     return 0
-}
-
-stall_loop() { # ARENA_PID
-    local arena=$1 stopped="" n=0 pid wait_ms
-    trap '[ -n "$stopped" ] && kill -CONT $stopped 2>/dev/null; exit 0' TERM INT
-    while kill -0 "$arena" 2>/dev/null; do
-        wait_ms=$((every_ms * 3 / 4 + RANDOM % (every_ms / 2 + 1)))
-        sleep "$(secs "$wait_ms")"
-        stopped=$(bots_of "$arena")
-        [ -n "$stopped" ] || continue
-        # shellcheck disable=SC2086
-        kill -STOP $stopped 2>/dev/null || true
-        sleep "$(secs "$stop_ms")"
-        # shellcheck disable=SC2086
-        kill -CONT $stopped 2>/dev/null || true
-        stopped=""
-        n=$((n + 1))
-        echo "$n" >"$stalls_file"
-    done
 }
 
 arena_pid="" staller="" burner_pids=()
@@ -117,20 +89,14 @@ cleanup() {
         # nothing of ours may stay stopped
         for pid in $(bots_of "$arena_pid"); do kill -CONT "$pid" 2>/dev/null; done
     fi
-    if [ ${#burner_pids[@]} -gt 0 ]; then
-        kill "${burner_pids[@]}" 2>/dev/null
-        wait "${burner_pids[@]}" 2>/dev/null
-    fi
+    stop_burners
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 cores=$(nproc)
-nburn=$((burners * cores))
-for ((i = 0; i < nburn; i++)); do
-    sh -c 'while :; do :; done' &
-    burner_pids+=($!)
-done
+start_burners "$burners"
+nburn=${#burner_pids[@]}
 
 echo "$me: $games games into $out; stalls of $stop_ms ms every ~$every_ms ms; $nburn burners ($burners per core, $cores cores)" >&2
 start=$(date +%s.%N)
@@ -138,7 +104,7 @@ RUST_LOG=${STRESS_RUST_LOG:-info} "$tengen" arena --games "$games" --jobs 1 --si
     --out "$out" --name-a tengen --name-b random-bot "$@" \
     "$tengen" "$tengen random-bot" &
 arena_pid=$!
-stall_loop "$arena_pid" &
+stall_loop "$arena_pid" "$every_ms" "$stop_ms" "$stalls_file" bots_of "$arena_pid" &
 staller=$!
 set +e
 wait "$arena_pid"
@@ -148,11 +114,7 @@ end=$(date +%s.%N)
 kill -TERM "$staller" 2>/dev/null || true
 wait "$staller" 2>/dev/null || true
 staller=""
-if [ ${#burner_pids[@]} -gt 0 ]; then
-    kill "${burner_pids[@]}" 2>/dev/null || true
-    wait "${burner_pids[@]}" 2>/dev/null || true
-    burner_pids=()
-fi
+stop_burners
 [ "$status" -eq 0 ] || echo "$me: the arena exited with status $status" >&2
 
 python3 "$root/tools/stress_summary.py" "$out" \

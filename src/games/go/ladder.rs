@@ -160,15 +160,17 @@ pub(crate) const LADDER: &str = ". . . . . . .\n\
                                  . . . . . . .\n\
                                  . . . . . . .";
 
+/// A board from a diagram, with `to_move` to play (for tests).
+#[cfg(test)]
+pub(crate) fn board(diagram: &str, to_move: Color) -> Board {
+    let mut b = Board::from_ascii(diagram).unwrap();
+    b.set_to_move(to_move);
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(diagram: &str, to_move: Color) -> Board {
-        let mut b = Board::from_ascii(diagram).unwrap();
-        b.set_to_move(to_move);
-        b
-    }
 
     #[test]
     fn an_atari_that_captures_is_found_and_one_that_lets_the_string_run_is_not() {

@@ -206,13 +206,8 @@ pub fn random_move(board: &Board, rng: &mut Rng, cfg: &PolicyConfig) -> Move {
 
 #[cfg(test)]
 mod tests {
+    use super::ladder::board;
     use super::*;
-
-    fn board(diagram: &str, to_move: Color) -> Board {
-        let mut b = Board::from_ascii(diagram).unwrap();
-        b.set_to_move(to_move);
-        b
-    }
 
     #[test]
     fn a_ladder_is_read_to_the_end() {
