@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""How fast a policy network trains on this CPU: random inputs, the real
+shapes (19x19, INPUTS planes, LAYERS 3x3 convolutions of CHANNELS, a 1x1
+head to 361 logits, soft targets, Adam), timed after one warm-up step.
+
+usage: tools/teacher/bench_train.py [--channels 48] [--layers 6]
+                                    [--inputs 12] [--batch 256] [--steps 10]
+
+Needs JAX (CPU) and optax: python3 -m venv ~/.cache/tengen-train &&
+~/.cache/tengen-train/bin/pip install jax optax (about 630 MB, no CUDA).
+"""
+import argparse
+import sys
+import time
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    for name, default in (("channels", 48), ("layers", 6), ("inputs", 12),
+                          ("batch", 256), ("steps", 10)):
+        ap.add_argument("--" + name, type=int, default=default)
+    a = ap.parse_args(argv)
+    try:
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+        import optax
+    except ImportError as e:
+        print(f"bench_train.py: {e} (see --help for the install)", file=sys.stderr)
+        return 2
+    dims = ("NHWC", "HWIO", "NHWC")
+
+    def conv(x, w, b):
+        return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=dims) + b
+
+    key = jax.random.PRNGKey(0)
+    params, cin = [], a.inputs
+    for _ in range(a.layers):
+        key, k = jax.random.split(key)
+        params.append((jax.random.normal(k, (3, 3, cin, a.channels)) * (2 / (9 * cin)) ** 0.5,
+                       jnp.zeros(a.channels)))
+        cin = a.channels
+    key, k = jax.random.split(key)
+    params.append((jax.random.normal(k, (1, 1, cin, 1)) * 0.1, jnp.zeros(1)))
+
+    def logits(ps, x):
+        for w, b in ps[:-1]:
+            x = jax.nn.relu(conv(x, w, b))
+        return conv(x, *ps[-1]).reshape(x.shape[0], -1)
+
+    def loss(ps, x, t):
+        return -jnp.mean(jnp.sum(t * jax.nn.log_softmax(logits(ps, x)), -1))
+
+    opt = optax.adam(1e-3)
+    state = opt.init(params)
+
+    @jax.jit
+    def step(ps, st, x, t):
+        value, grads = jax.value_and_grad(loss)(ps, x, t)
+        updates, st = opt.update(grads, st, ps)
+        return optax.apply_updates(ps, updates), st, value
+
+    rng = np.random.default_rng(0)
+    x = jnp.asarray(rng.random((a.batch, 19, 19, a.inputs), dtype=np.float32))
+    t = jax.nn.softmax(jnp.asarray(rng.random((a.batch, 361), dtype=np.float32)))
+    params, state, value = step(params, state, x, t)
+    value.block_until_ready()
+    t0 = time.time()
+    for _ in range(a.steps):
+        params, state, value = step(params, state, x, t)
+    value.block_until_ready()
+    dt = (time.time() - t0) / a.steps
+    print(f"jax {jax.__version__} on {jax.devices()[0].platform}: {a.channels} channels x "
+          f"{a.layers} layers, {a.inputs} inputs, batch {a.batch}: {dt * 1000:.0f} ms a step, "
+          f"{a.batch / dt:.0f} positions/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
