@@ -7,6 +7,7 @@
 pub mod arena;
 pub mod bench;
 pub mod learn;
+pub mod planes;
 pub mod score;
 pub mod validate;
 
@@ -34,6 +35,9 @@ usage:
   tengen learn [--player NAME] [--teacher] [--out FILE] SGF...
                          fit the learnt prior's move weights to game
                          records (tengen learn --help)
+  tengen planes [--size N] < POSITIONS
+                         a policy network's input planes for move
+                         sequences (tengen planes --help)
   tengen random-bot [--seed S]
                          an arena bot playing uniformly random legal moves
   tengen arena ...       the local engine simulator (tengen arena --help)
@@ -76,6 +80,7 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "validate" => validate::run(args, &read_stdin()?),
         "bench" => bench::run(args),
         "learn" => learn::run(args),
+        "planes" => planes::run(args, &read_stdin()?),
         "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
         "bot" => {
             let config = search_config(&mut args)?;

@@ -16,6 +16,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import label  # noqa: E402
+import to_planes  # noqa: E402
 import to_sgf  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -264,6 +265,39 @@ class ToSgfTest(unittest.TestCase):
         self.assertIsNone(to_sgf.game_sgf(dict(game, setup={"B": "aa"})))
         with self.assertRaises(ValueError):
             to_sgf.game_sgf(dict(game, pos=game["pos"][:2]))
+
+
+class ToPlanesTest(unittest.TestCase):
+    def test_one_input_line_a_position_with_its_label(self):
+        game = {"id": "g", "size": 19, "komi": 7.5, "moves": "pd..dd", "first": "B",
+                "pos": [[500, 0, 10, "pddp", [600, 300]], [500, 0, 900, "", []],
+                        [500, 0, 0, "dd", [990]]]}
+        self.assertEqual(to_planes.examples(game),
+                         [" pddp 600,300 10 g", "pd - - 900 g", "pd.. dd 990 0 g"])
+        self.assertEqual(to_planes.examples(dict(game, size=9)), [])
+        self.assertEqual(to_planes.examples(dict(game, colors="BWB")), [])
+
+    def test_the_planes_come_from_tengen(self):
+        tengen = os.path.join(REPO, "target", "release", "tengen")
+        if not os.path.exists(tengen):
+            self.skipTest("no release build of tengen")
+        d = tempfile.mkdtemp()
+        try:
+            shard = os.path.join(d, "s-0000.jsonl.gz")
+            game = {"id": "g", "size": 19, "komi": 7.5, "moves": "pddd", "first": "B",
+                    "pos": [[500, 0, 10, "pd", [600]], [500, 0, 10, "dd", [700]]]}
+            with gzip.open(shard, "wt") as f:
+                f.write(json.dumps(game) + "\n")
+            out = os.path.join(d, "out.txt.gz")
+            self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, out, shard]), 0)
+            with gzip.open(out, "rt") as f:
+                lines = f.read().split("\n")[:-1]
+            self.assertEqual(len(lines), 2)
+            # 12 planes of 361 bits: 542 bytes
+            self.assertEqual([len(l.split()[0]) for l in lines], [1084, 1084])
+            self.assertEqual(lines[1].split()[1:], ["dd", "700", "10", "g"])
+        finally:
+            shutil.rmtree(d)
 
 
 if __name__ == "__main__":

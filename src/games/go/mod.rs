@@ -1,7 +1,7 @@
 //! Go for the search: the position as a [`crate::search::tree::SearchGame`]
 //! ([`state`]), what is known of a move before any playout ([`priors`],
 //! [`ladder`], [`patterns`], the learnt prior in [`features`] and
-//! [`gammas`]), the playouts ([`policy`], [`playout`]), and the searcher
+//! [`gammas`], the network's input [`planes`]), the playouts ([`policy`], [`playout`]), and the searcher
 //! that plays a [`crate::go::Game`] with them ([`Searcher::think`]).
 
 pub mod features;
@@ -9,6 +9,7 @@ pub mod gammas;
 pub mod ladder;
 mod params;
 pub mod patterns;
+pub mod planes;
 pub mod playout;
 pub mod policy;
 pub mod priors;
