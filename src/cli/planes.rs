@@ -57,7 +57,7 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
 /// `size` x `size` board, black first.
 fn replay(size: usize, moves: &str) -> Result<Board, String> {
     let bytes = moves.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err("an odd number of letters".into());
     }
     let mut b = Board::new(size, size);
