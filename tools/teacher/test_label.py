@@ -300,5 +300,38 @@ class ToPlanesTest(unittest.TestCase):
             shutil.rmtree(d)
 
 
+class TrainSmokeTest(unittest.TestCase):
+    """A tiny training run end to end (skipped without JAX: run this file
+    with the training venv's python, see tools/teacher/bench_train.py)."""
+
+    def test_a_tiny_net_trains_and_saves(self):
+        try:
+            import jax  # noqa: F401
+        except ImportError:
+            self.skipTest("no JAX in this python")
+        import train
+        tengen = os.path.join(REPO, "target", "release", "tengen")
+        if not os.path.exists(tengen):
+            self.skipTest("no release build of tengen")
+        d = tempfile.mkdtemp()
+        try:
+            shard = os.path.join(d, "s-0000.jsonl.gz")
+            with gzip.open(shard, "wt") as f:
+                for g in range(12):
+                    moves = "pddpdd" if g % 2 else "dppdpp"
+                    game = {"id": f"g{g}", "size": 19, "komi": 7.5, "moves": moves,
+                            "first": "B", "pos": [[500, 0, 10, moves[k:k + 2] + "qq", [600, 300]]
+                                                  for k in range(0, 6, 2)]}
+                    f.write(json.dumps(game) + "\n")
+            examples = os.path.join(d, "ex.txt.gz")
+            self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, examples, shard]), 0)
+            weights = os.path.join(d, "w.npz")
+            self.assertEqual(train.main(["--channels", "4", "--layers", "2", "--epochs", "1",
+                                         "--batch", "4", "--out", weights, examples]), 0)
+            self.assertTrue(os.path.getsize(weights) > 0)
+        finally:
+            shutil.rmtree(d)
+
+
 if __name__ == "__main__":
     unittest.main()

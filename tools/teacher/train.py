@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Trains a small convolutional policy network on the teacher's labels and
+reports its agreement with the teacher on held-out games.
+
+usage: tools/teacher/train.py [--channels 32] [--layers 6] [--epochs 3]
+                              [--batch 256] [--lr 1e-3] [--limit N]
+                              [--out WEIGHTS.npz] EXAMPLES.txt.gz
+
+EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
+is held out. The target is the teacher's policy over the board: its top
+moves' per-milles, the rest of the mass spread over the other sensible
+points (pass left out); illegal points are masked. Each batch is turned
+by one of the 8 symmetries of the board. Needs JAX and optax (see
+tools/teacher/bench_train.py --help).
+"""
+import argparse
+import gzip
+import sys
+import time
+import zlib
+
+N, PLANES = 19, 12
+
+
+def sgf_index(s):
+    return (ord(s[1]) - 97) * N + (ord(s[0]) - 97)
+
+
+def load(path, limit):
+    import numpy as np
+    xs, ts, tops, held = [], [], [], []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            hexes, top, qs, p_pass, gid = line.split()
+            bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
+                                 bitorder="little")[:PLANES * N * N]
+            planes = bits.reshape(PLANES, N, N)
+            target = np.zeros(N * N, np.float32)
+            listed = [] if top == "-" else [sgf_index(top[k:k + 2]) for k in range(0, len(top), 2)]
+            mass = [] if qs == "-" else [int(q) for q in qs.split(",")]
+            for i, q in zip(listed, mass):
+                target[i] = q
+            sensible = planes[11].reshape(-1).astype(bool)
+            rest = 1000 - int(p_pass) - sum(mass)
+            others = sensible.copy()
+            others[listed] = False
+            if rest > 0 and others.any():
+                target[others] += rest / others.sum()
+            # the teacher may like a point the bot never plays (an own eye)
+            target *= sensible
+            if target.sum() <= 0:
+                continue
+            xs.append(planes.transpose(1, 2, 0))
+            ts.append(target / target.sum())
+            tops.append(listed[0] if listed and sensible[listed[0]] else -1)
+            held.append(zlib.crc32(gid.encode()) % 10 == 0)
+            if limit and len(xs) >= limit:
+                break
+    return np.stack(xs), np.stack(ts), np.array(tops), np.array(held)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("examples")
+    ap.add_argument("--channels", type=int, default=32)
+    ap.add_argument("--layers", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--out")
+    a = ap.parse_args(argv)
+    try:
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+        import optax
+    except ImportError as e:
+        print(f"train.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
+        return 2
+    t0 = time.time()
+    x, t, top, held = load(a.examples, a.limit)
+    xtr, ttr = x[~held], t[~held]
+    xte, tte, topte = x[held], t[held], top[held]
+    print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
+
+    dims = ("NHWC", "HWIO", "NHWC")
+
+    def conv(v, w, b):
+        return jax.lax.conv_general_dilated(v, w, (1, 1), "SAME", dimension_numbers=dims) + b
+
+    key = jax.random.PRNGKey(0)
+    params, cin = [], PLANES
+    for k in range(a.layers):
+        key, sub = jax.random.split(key)
+        size = 5 if k == 0 else 3
+        params.append((jax.random.normal(sub, (size, size, cin, a.channels))
+                       * (2 / (size * size * cin)) ** 0.5, jnp.zeros(a.channels)))
+        cin = a.channels
+    key, sub = jax.random.split(key)
+    params.append((jax.random.normal(sub, (1, 1, cin, 1)) * 0.01, jnp.zeros(1)))
+
+    def logits(ps, v):
+        mask = v[..., 11].reshape(v.shape[0], -1)
+        h = v
+        for w, b in ps[:-1]:
+            h = jax.nn.relu(conv(h, w, b))
+        out = conv(h, *ps[-1]).reshape(v.shape[0], -1)
+        return jnp.where(mask > 0, out, -1e9)
+
+    def loss(ps, v, tt):
+        return -jnp.mean(jnp.sum(tt * jax.nn.log_softmax(logits(ps, v)), -1))
+
+    steps = a.epochs * (len(xtr) // a.batch)
+    opt = optax.adam(optax.cosine_decay_schedule(a.lr, max(steps, 1)))
+    state = opt.init(params)
+
+    @jax.jit
+    def step(ps, st, v, tt):
+        value, grads = jax.value_and_grad(loss)(ps, v, tt)
+        updates, st = opt.update(grads, st, ps)
+        return optax.apply_updates(ps, updates), st, value
+
+    predict = jax.jit(logits)
+
+    def turn(v, tt, s):
+        tt = tt.reshape(-1, N, N)
+        if s & 4:
+            v, tt = v.transpose(0, 2, 1, 3), tt.transpose(0, 2, 1)
+        if s & 1:
+            v, tt = v[:, ::-1], tt[:, ::-1]
+        if s & 2:
+            v, tt = v[:, :, ::-1], tt[:, :, ::-1]
+        return np.ascontiguousarray(v), np.ascontiguousarray(tt.reshape(-1, N * N))
+
+    def agreement():
+        hits = top5 = n = 0
+        for i in range(0, len(xte), 512):
+            lg = np.asarray(predict(params, jnp.asarray(xte[i:i + 512], jnp.float32)))
+            want = topte[i:i + 512]
+            order = np.argsort(-lg, axis=1)
+            ok = want >= 0
+            hits += int(np.sum((order[:, 0] == want) & ok))
+            top5 += int(np.sum(np.any(order[:, :5] == want[:, None], axis=1) & ok))
+            n += int(ok.sum())
+        return hits / max(n, 1), top5 / max(n, 1), n
+
+    rng = np.random.default_rng(1)
+    for epoch in range(a.epochs):
+        t1 = time.time()
+        order = rng.permutation(len(xtr))
+        total = 0.0
+        for k in range(len(xtr) // a.batch):
+            idx = order[k * a.batch:(k + 1) * a.batch]
+            v, tt = turn(xtr[idx].astype(np.float32), ttr[idx], int(rng.integers(8)))
+            params, state, value = step(params, state, jnp.asarray(v), jnp.asarray(tt))
+            total += float(value)
+        top1, top5, n = agreement()
+        print(f"epoch {epoch + 1}: loss {total / max(1, len(xtr) // a.batch):.3f}, held out: "
+              f"top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}, {time.time() - t1:.0f} s")
+    if a.out:
+        np.savez(a.out, *[np.asarray(p) for pair in params for p in pair])
+        print(f"weights written to {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
