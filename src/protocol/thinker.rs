@@ -16,7 +16,7 @@ use crate::search::time::{self, Lateness};
 use crate::search::{Budget, Horizon};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -104,7 +104,8 @@ impl Worker {
     }
 
     /// Waits up to `patience` for the outcomes still due; false if some
-    /// are still out (or the thread is gone).
+    /// are still out (or the thread is gone: then `usize::MAX` jobs count
+    /// as pending, never done).
     fn wait(&mut self, patience: Duration) -> bool {
         let until = Instant::now() + patience;
         while self.pending != 0 {
@@ -121,19 +122,9 @@ impl Worker {
         true
     }
 
-    /// Counts the outcomes that came back since; a thread gone counts as
-    /// never done (`usize::MAX` jobs pending).
+    /// Counts the outcomes that came back since, without waiting.
     fn drain(&mut self) {
-        loop {
-            match self.done.try_recv() {
-                Ok(o) => self.returned(o.id),
-                Err(TryRecvError::Empty) => return,
-                Err(TryRecvError::Disconnected) => {
-                    self.pending = usize::MAX;
-                    return;
-                }
-            }
-        }
+        self.wait(Duration::ZERO);
     }
 }
 
@@ -149,8 +140,6 @@ pub struct Thinker {
     ponder_stop: Option<Arc<AtomicBool>>,
     /// How late the host has been running our searches and answers.
     lateness: Lateness,
-    /// How far past its deadline this turn's search returned.
-    overran: Duration,
 }
 
 fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
@@ -263,7 +252,6 @@ impl Thinker {
             pondering: false,
             ponder_stop: None,
             lateness: Lateness::default(),
-            overran: Duration::ZERO,
         }
     }
 
@@ -334,11 +322,8 @@ impl Thinker {
         hard: Instant,
         avoid: &[Point],
     ) -> Move {
-        self.overran = Duration::ZERO;
-        let mv = self.choose_now(game, horizon, soft, hard, avoid);
-        let late = Instant::now()
-            .saturating_duration_since(hard)
-            .max(self.overran);
+        let (mv, overran) = self.choose_now(game, horizon, soft, hard, avoid);
+        let late = Instant::now().saturating_duration_since(hard).max(overran);
         let before = self.lateness.slack();
         self.lateness.observe(late);
         if late > Lateness::NOISE {
@@ -350,6 +335,8 @@ impl Thinker {
         mv
     }
 
+    /// [`Thinker::choose`], with how far past its deadline the search
+    /// returned (zero when there was none).
     fn choose_now(
         &mut self,
         game: &Game,
@@ -357,28 +344,29 @@ impl Thinker {
         soft: Instant,
         hard: Instant,
         avoid: &[Point],
-    ) -> Move {
+    ) -> (Move, Duration) {
         self.stop_pondering();
         let b = game.board();
         match candidates(game, avoid).as_slice() {
             [] => {
                 log::info!("no legal move: pass");
-                return Move::Pass;
+                return (Move::Pass, Duration::ZERO);
             }
             // our own true eye: filling it is never better than passing
-            [p] if b.is_eye(b.to_move(), *p) => return Move::Pass,
+            [p] if b.is_eye(b.to_move(), *p) => return (Move::Pass, Duration::ZERO),
             // a lone safe move; a lone self-atari is weighed against passing
             [p] if b.captures_at(b.to_move(), *p) || b.liberties_after(b.to_move(), *p, 2) >= 2 => {
                 log::info!("forced move {:?}", b.xy(*p));
-                return Move::Play(*p);
+                return (Move::Play(*p), Duration::ZERO);
             }
             _ => {}
         }
         if soft.saturating_duration_since(Instant::now()) < time::MIN_SEARCH {
             log::info!("no time to search");
-            return fallback(game, avoid);
+            return (fallback(game, avoid), Duration::ZERO);
         }
-        match self.search(game, horizon, soft, hard) {
+        let (answer, overran) = self.search(game, horizon, soft, hard);
+        match answer {
             Ok((mv, stats)) => {
                 let refused = mv.point().is_some_and(|p| avoid.contains(&p));
                 if game.is_legal(mv) && !refused {
@@ -389,7 +377,7 @@ impl Thinker {
                         stats.winrate,
                         stats.nodes
                     );
-                    return mv;
+                    return (mv, overran);
                 }
                 log::warn!(
                     "the search chose {mv:?}, which is illegal or was refused here; falling back"
@@ -397,7 +385,7 @@ impl Thinker {
             }
             Err(why) => log::warn!("{why}; falling back"),
         }
-        fallback(game, avoid)
+        (fallback(game, avoid), overran)
     }
 
     /// A worker with nothing left to do but a stopped pondering search:
@@ -440,17 +428,21 @@ impl Thinker {
         spawn(self.make.clone()).ok_or_else(|| "no search thread".to_string())
     }
 
+    /// The search's answer, and how far past its deadline it came.
     fn search(
         &mut self,
         game: &Game,
         horizon: Horizon,
         soft: Instant,
         hard: Instant,
-    ) -> Result<(Move, Stats), String> {
-        let mut w = self.take_worker()?;
+    ) -> (Result<(Move, Stats), String>, Duration) {
+        let mut w = match self.take_worker() {
+            Ok(w) => w,
+            Err(why) => return (Err(why), Duration::ZERO),
+        };
         let kind = Kind::Think { soft, hard };
         let Some(id) = self.send(&mut w, game, horizon, kind) else {
-            return Err("the search thread is gone".into());
+            return (Err("the search thread is gone".into()), Duration::ZERO);
         };
         loop {
             let left = hard.saturating_duration_since(Instant::now());
@@ -458,19 +450,18 @@ impl Thinker {
                 Ok(o) => {
                     w.returned(o.id);
                     if o.id == id {
-                        self.overran = o.overran;
                         self.worker = Some(w);
-                        return o.answer;
+                        return (o.answer, o.overran);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    // the search's deadline lay GRACE or more before this one
-                    self.overran = time::GRACE;
                     self.worker = Some(w);
-                    return Err("no move from the search by the hard deadline".into());
+                    // the search's deadline lay GRACE or more before this one
+                    let why = "no move from the search by the hard deadline";
+                    return (Err(why.into()), time::GRACE);
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err("the search thread is gone".into());
+                    return (Err("the search thread is gone".into()), Duration::ZERO);
                 }
             }
         }
