@@ -25,31 +25,15 @@ def main(argv):
         import jax.numpy as jnp
         import numpy as np
         import optax
+
+        import net
     except ImportError as e:
         print(f"bench_train.py: {e} (see --help for the install)", file=sys.stderr)
         return 2
-    dims = ("NHWC", "HWIO", "NHWC")
-
-    def conv(x, w, b):
-        return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=dims) + b
-
-    key = jax.random.PRNGKey(0)
-    params, cin = [], a.inputs
-    for _ in range(a.layers):
-        key, k = jax.random.split(key)
-        params.append((jax.random.normal(k, (3, 3, cin, a.channels)) * (2 / (9 * cin)) ** 0.5,
-                       jnp.zeros(a.channels)))
-        cin = a.channels
-    key, k = jax.random.split(key)
-    params.append((jax.random.normal(k, (1, 1, cin, 1)) * 0.1, jnp.zeros(1)))
-
-    def logits(ps, x):
-        for w, b in ps[:-1]:
-            x = jax.nn.relu(conv(x, w, b))
-        return conv(x, *ps[-1]).reshape(x.shape[0], -1)
+    params = net.init(jax.random.PRNGKey(0), a.inputs, a.channels, a.layers)
 
     def loss(ps, x, t):
-        return -jnp.mean(jnp.sum(t * jax.nn.log_softmax(logits(ps, x)), -1))
+        return -jnp.mean(jnp.sum(t * jax.nn.log_softmax(net.logits(ps, x)), -1))
 
     opt = optax.adam(1e-3)
     state = opt.init(params)

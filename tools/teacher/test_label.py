@@ -267,6 +267,15 @@ class ToSgfTest(unittest.TestCase):
             to_sgf.game_sgf(dict(game, pos=game["pos"][:2]))
 
 
+def write_shard(folder, games):
+    """A shard of `games` (shard lines, parsed) in `folder`; its path."""
+    path = os.path.join(folder, "s-0000.jsonl.gz")
+    with gzip.open(path, "wt") as f:
+        for game in games:
+            f.write(json.dumps(game) + "\n")
+    return path
+
+
 class ToPlanesTest(unittest.TestCase):
     def test_one_input_line_a_position_with_its_label(self):
         game = {"id": "g", "size": 19, "komi": 7.5, "moves": "pd..dd", "first": "B",
@@ -283,11 +292,9 @@ class ToPlanesTest(unittest.TestCase):
             self.skipTest("no release build of tengen")
         d = tempfile.mkdtemp()
         try:
-            shard = os.path.join(d, "s-0000.jsonl.gz")
             game = {"id": "g", "size": 19, "komi": 7.5, "moves": "pddd", "first": "B",
                     "pos": [[500, 0, 10, "pd", [600]], [500, 0, 10, "dd", [700]]]}
-            with gzip.open(shard, "wt") as f:
-                f.write(json.dumps(game) + "\n")
+            shard = write_shard(d, [game])
             out = os.path.join(d, "out.txt.gz")
             self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, out, shard]), 0)
             with gzip.open(out, "rt") as f:
@@ -315,14 +322,13 @@ class TrainSmokeTest(unittest.TestCase):
             self.skipTest("no release build of tengen")
         d = tempfile.mkdtemp()
         try:
-            shard = os.path.join(d, "s-0000.jsonl.gz")
-            with gzip.open(shard, "wt") as f:
-                for g in range(12):
-                    moves = "pddpdd" if g % 2 else "dppdpp"
-                    game = {"id": f"g{g}", "size": 19, "komi": 7.5, "moves": moves,
-                            "first": "B", "pos": [[500, 0, 10, moves[k:k + 2] + "qq", [600, 300]]
-                                                  for k in range(0, 6, 2)]}
-                    f.write(json.dumps(game) + "\n")
+            games = []
+            for g in range(12):
+                moves = "pddpdd" if g % 2 else "dppdpp"
+                games.append({"id": f"g{g}", "size": 19, "komi": 7.5, "moves": moves, "first": "B",
+                              "pos": [[500, 0, 10, moves[k:k + 2] + "qq", [600, 300]]
+                                      for k in range(0, 6, 2)]})
+            shard = write_shard(d, games)
             examples = os.path.join(d, "ex.txt.gz")
             self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, examples, shard]), 0)
             weights = os.path.join(d, "w.npz")

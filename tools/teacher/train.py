@@ -75,6 +75,8 @@ def main(argv):
         import jax.numpy as jnp
         import numpy as np
         import optax
+
+        import net
     except ImportError as e:
         print(f"train.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
         return 2
@@ -84,29 +86,12 @@ def main(argv):
     xte, tte, topte = x[held], t[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
 
-    dims = ("NHWC", "HWIO", "NHWC")
-
-    def conv(v, w, b):
-        return jax.lax.conv_general_dilated(v, w, (1, 1), "SAME", dimension_numbers=dims) + b
-
-    key = jax.random.PRNGKey(0)
-    params, cin = [], PLANES
-    for k in range(a.layers):
-        key, sub = jax.random.split(key)
-        size = 5 if k == 0 else 3
-        params.append((jax.random.normal(sub, (size, size, cin, a.channels))
-                       * (2 / (size * size * cin)) ** 0.5, jnp.zeros(a.channels)))
-        cin = a.channels
-    key, sub = jax.random.split(key)
-    params.append((jax.random.normal(sub, (1, 1, cin, 1)) * 0.01, jnp.zeros(1)))
+    params = net.init(jax.random.PRNGKey(0), PLANES, a.channels, a.layers, first=5)
 
     def logits(ps, v):
+        # only the sensible points (plane 11) may be chosen
         mask = v[..., 11].reshape(v.shape[0], -1)
-        h = v
-        for w, b in ps[:-1]:
-            h = jax.nn.relu(conv(h, w, b))
-        out = conv(h, *ps[-1]).reshape(v.shape[0], -1)
-        return jnp.where(mask > 0, out, -1e9)
+        return jnp.where(mask > 0, net.logits(ps, v), -1e9)
 
     def loss(ps, v, tt):
         return -jnp.mean(jnp.sum(tt * jax.nn.log_softmax(logits(ps, v)), -1))

@@ -1,0 +1,34 @@
+"""The policy network that tools/teacher/train.py trains and
+bench_train.py times: convolutions with ReLU, a 1x1 head to one logit a
+point. Needs JAX (see bench_train.py --help)."""
+import jax
+import jax.numpy as jnp
+
+DIMS = ("NHWC", "HWIO", "NHWC")
+
+
+def conv(x, w, b):
+    return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=DIMS) + b
+
+
+def init(key, inputs, channels, layers, first=3):
+    """He-initialised weights: the first layer `first` x `first`, the rest
+    3x3, then the head."""
+    params, cin = [], inputs
+    for k in range(layers):
+        key, sub = jax.random.split(key)
+        size = first if k == 0 else 3
+        params.append((jax.random.normal(sub, (size, size, cin, channels))
+                       * (2 / (size * size * cin)) ** 0.5, jnp.zeros(channels)))
+        cin = channels
+    key, sub = jax.random.split(key)
+    params.append((jax.random.normal(sub, (1, 1, cin, 1)) * 0.01, jnp.zeros(1)))
+    return params
+
+
+def logits(params, x):
+    """One logit a point of the NHWC batch `x`, flattened row by row."""
+    h = x
+    for w, b in params[:-1]:
+        h = jax.nn.relu(conv(h, w, b))
+    return conv(h, *params[-1]).reshape(x.shape[0], -1)
