@@ -4,7 +4,7 @@
 
 use super::{no_more_args, parse_flag, ToolError};
 use crate::games::go::planes::{encode, PLANES};
-use crate::go::{Board, Move, MAX_SIZE};
+use crate::go::{sgf, Board, Move, MAX_SIZE};
 use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
@@ -64,14 +64,11 @@ fn replay(size: usize, moves: &str) -> Result<Board, String> {
     for (k, pair) in bytes.chunks(2).enumerate() {
         let mv = match pair {
             b".." => Move::Pass,
-            [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
-                let (x, y) = ((x - b'a') as usize, (y - b'a') as usize);
-                if x >= size || y >= size {
-                    return Err(format!("move {}: off the board", k + 1));
-                }
-                Move::Play(b.point(x, y))
-            }
-            _ => return Err(format!("move {}: not a move", k + 1)),
+            text => match sgf::point(text) {
+                Some((x, y)) if x < size && y < size => Move::Play(b.point(x, y)),
+                Some(_) => return Err(format!("move {}: off the board", k + 1)),
+                None => return Err(format!("move {}: not a move", k + 1)),
+            },
         };
         b.play(mv).map_err(|e| format!("move {}: {e}", k + 1))?;
     }

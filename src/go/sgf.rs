@@ -74,6 +74,17 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
     Ok(rec)
 }
 
+/// Two SGF letters as a point `(x, y)` (`aa` the top left), on a board of
+/// any size up to 26; `None` unless the text is exactly that.
+pub fn point(text: &[u8]) -> Option<(usize, usize)> {
+    match text {
+        [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
+            Some(((x - b'a') as usize, (y - b'a') as usize))
+        }
+        _ => None,
+    }
+}
+
 fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
     match ident {
         "SZ" => {
@@ -96,10 +107,7 @@ fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
             let point = match value.as_bytes() {
                 [] => None,
                 [x, y] if rec.size <= 19 && (x, y) == (&b't', &b't') => None,
-                [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
-                    Some(((x - b'a') as usize, (y - b'a') as usize))
-                }
-                _ => return Err(format!("{ident}[{value}]: not a move")),
+                text => Some(point(text).ok_or_else(|| format!("{ident}[{value}]: not a move"))?),
             };
             // a move off the game's own board is a broken record (SZ comes
             // first, as the pass `tt` above already assumes)
@@ -117,12 +125,8 @@ fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
             rec.teacher.push(None);
         }
         "TM" => {
-            let point = match value.as_bytes() {
-                [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
-                    ((x - b'a') as usize, (y - b'a') as usize)
-                }
-                _ => return Err(format!("TM[{value}]: not a point")),
-            };
+            let point =
+                point(value.as_bytes()).ok_or_else(|| format!("TM[{value}]: not a point"))?;
             let n = rec.moves.len();
             match rec.teacher.last_mut() {
                 Some(t) if point.0 < rec.size && point.1 < rec.size => *t = Some(point),
