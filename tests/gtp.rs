@@ -240,3 +240,32 @@ fn end_of_input_exits_cleanly() {
         Some(2)
     );
 }
+
+#[test]
+fn the_policy_network_shows_its_likeliest_moves() {
+    let mut e = Engine::quick();
+    for mv in ["b D4", "w Q16", "b Q4", "w D16"] {
+        e.ok(&format!("play {mv}"));
+    }
+    let parse = |reply: &str| -> Vec<(String, f32)> {
+        reply
+            .lines()
+            .map(|l| {
+                let (v, p) = l.split_once(' ').expect("VERTEX PERCENT");
+                (v.to_string(), p.parse().expect("a percentage"))
+            })
+            .collect()
+    };
+    let black = parse(&e.ok("tengen-policy"));
+    assert_eq!(black.len(), 10);
+    assert!(black.windows(2).all(|w| w[0].1 >= w[1].1), "{black:?}");
+    assert!(black
+        .iter()
+        .all(|(v, p)| !["D4", "Q16", "Q4", "D16"].contains(&v.as_str()) && *p > 0.0));
+    assert!(black.iter().map(|m| m.1).sum::<f32>() <= 100.1);
+    assert_eq!(parse(&e.ok("tengen-policy black 3")), black[..3]);
+    assert_eq!(parse(&e.ok("tengen-policy w 1")).len(), 1);
+    assert_eq!(e.fails("tengen-policy b many"), "syntax error");
+    assert_eq!(e.fails("tengen-policy 3 4"), "syntax error");
+    assert_eq!(e.ok("known_command tengen-policy"), "true");
+}

@@ -23,6 +23,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let positions = take_switch(&mut args, "--positions");
     let search = take_switch(&mut args, "--search");
+    let net = take_switch(&mut args, "--net");
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));
@@ -47,8 +48,16 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let config = search_config(&mut args)?;
     no_more_args(&args)?;
+    if search && net {
+        return Err(ToolError::usage(
+            "--search and --net are two benches: pick one",
+        ));
+    }
     if search {
         return Ok(search_bench(size, seconds, count, seed, config));
+    }
+    if net {
+        return Ok(net_bench(size, seconds, count, seed));
     }
     let starts = if positions {
         midgame_positions(size, seed)
@@ -138,6 +147,56 @@ pub fn midgame_positions(size: usize, seed: u64) -> Vec<Board> {
             }
         }
     }
+    out
+}
+
+/// Policy network evaluations (planes, convolutions, softmax) of the
+/// empty board and the mid-game positions in turn until `seconds` have
+/// passed, or `count` of them; at least one of each. Shows the network's
+/// likeliest moves for each position and a checksum of its choices.
+fn net_bench(size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String {
+    use crate::games::go::net::Net;
+    let net = Net::builtin();
+    let mut starts = vec![Board::new(size, size)];
+    starts.extend(midgame_positions(size, seed));
+    let mut out = format!(
+        "policy network, {size}x{size}, one thread, {:.1} M multiply-adds an evaluation\n",
+        net.macs(size, size) as f64 / 1e6
+    );
+    let mut checksum = 0u64;
+    let (mut evals, mut slowest) = (0u64, 0f64);
+    let limit = count.unwrap_or(u64::MAX).max(starts.len() as u64);
+    let t0 = Instant::now();
+    while evals < limit && (evals < starts.len() as u64 || t0.elapsed().as_secs_f64() < seconds) {
+        let b = &starts[evals as usize % starts.len()];
+        let t = Instant::now();
+        let mut policy = net.policy(b);
+        slowest = slowest.max(t.elapsed().as_secs_f64());
+        if evals < starts.len() as u64 {
+            policy.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let top: Vec<String> = policy
+                .iter()
+                .take(3)
+                .map(|(p, prob)| {
+                    format!(
+                        "{} {:.1} %",
+                        crate::go::coord::to_gtp(b, Move::Play(*p)),
+                        100.0 * prob
+                    )
+                })
+                .collect();
+            out.push_str(&format!("position {evals}: {}\n", top.join(", ")));
+            let first = policy.first().map_or(0, |m| m.0 .0 as u64 + 1);
+            checksum = checksum.wrapping_mul(1_000_003).wrapping_add(first);
+        }
+        evals += 1;
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    out.push_str(&format!(
+        "evaluations: {evals}\nchecksum: {checksum}\nseconds: {secs:.3}\nslowest_ms: {:.2}\nms_per_evaluation: {:.2}\n",
+        1e3 * slowest,
+        1e3 * secs / evals as f64
+    ));
     out
 }
 

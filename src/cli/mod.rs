@@ -27,8 +27,9 @@ usage:
                          Tromp-Taylor count of an X/O/- diagram on stdin
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
-               [--search [--playouts N] [--set NAME=VALUE]...]
-                         playouts per second, one thread
+               [--search [--playouts N] [--set NAME=VALUE]...] [--net]
+                         playouts per second, one thread (--net: policy
+                         network evaluations and their likeliest moves)
   tengen gtp [--seconds S] [--set NAME=VALUE]...
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)

@@ -4,6 +4,7 @@
 
 use super::gtp_clock::{seconds, GtpClock};
 use super::thinker::Thinker;
+use crate::games::go::net::Net;
 use crate::games::go::Config;
 use crate::go::{coord, score, Color, Game, Move, MAX_SIZE};
 use crate::search::Horizon;
@@ -28,6 +29,7 @@ const COMMANDS: &[&str] = &[
     "final_score",
     "time_settings",
     "time_left",
+    "tengen-policy",
 ];
 
 pub struct Engine {
@@ -124,6 +126,7 @@ impl Engine {
             "reg_genmove" => self.genmove(args, read_at, false),
             "undo" => self.undo(),
             "showboard" => Ok(format!("\n{}", self.diagram())),
+            "tengen-policy" => self.policy(args),
             "final_score" => {
                 let margin = self.game.board().area_score(self.komi).margin();
                 Ok(if margin == 0.0 {
@@ -194,6 +197,32 @@ impl Engine {
             self.after_answer = Some(self.game.clone());
         }
         Ok(vertex)
+    }
+
+    /// `tengen-policy [COLOUR] [N]`: the policy network's N likeliest moves
+    /// (default 10) for COLOUR (default the side to move), one a line as
+    /// `VERTEX PERCENT`, likeliest first.
+    fn policy(&self, args: &[&str]) -> Reply {
+        let mut game = self.game.clone();
+        let mut rest = args;
+        if let Some(c) = rest.first().and_then(|a| color(a).ok()) {
+            game.set_to_move(c);
+            rest = &rest[1..];
+        }
+        let n: usize = match rest {
+            [] => 10,
+            [n] => number(Some(n))?,
+            _ => return Err("syntax error".into()),
+        };
+        let b = game.board();
+        let mut policy = Net::builtin().policy(b);
+        policy.sort_by(|x, y| y.1.total_cmp(&x.1));
+        let lines: Vec<String> = policy
+            .iter()
+            .take(n)
+            .map(|&(p, prob)| format!("{} {:.1}", coord::to_gtp(b, Move::Play(p)), 100.0 * prob))
+            .collect();
+        Ok(lines.join("\n"))
     }
 
     /// Replays every move but the last on a fresh board.

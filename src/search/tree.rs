@@ -85,6 +85,11 @@ pub trait SearchGame: Clone {
     /// Plays to the end, recording moves in `amaf`. Returns the result for
     /// side 0 in [0, 1].
     fn playout(&mut self, rng: &mut Rng, amaf: &mut Amaf) -> f32;
+    /// Knowledge too slow for every new node (a network's policy), asked
+    /// once of the root and of each node that earns
+    /// [`TreeConfig::knowledge_at`] playouts: pseudo-counts appended to
+    /// `out`, added to those of the children with the same actions.
+    fn knowledge(&self, _out: &mut Vec<Prior>) {}
 }
 
 /// Tunable constants of the tree.
@@ -98,6 +103,9 @@ pub struct TreeConfig {
     pub explore: f32,
     /// Most nodes the tree may hold; past it, leaves stay leaves.
     pub max_nodes: usize,
+    /// Real playouts after which a node (the root at once) gets the game's
+    /// [`SearchGame::knowledge`].
+    pub knowledge_at: u32,
 }
 
 impl Default for TreeConfig {
@@ -107,6 +115,7 @@ impl Default for TreeConfig {
             rave_equiv: 3000.0,
             explore: 0.0,
             max_nodes: 3_000_000,
+            knowledge_at: 400,
         }
     }
 }
@@ -119,6 +128,8 @@ pub struct Node {
     first_child: u32,
     n_children: u16,
     expanded: bool,
+    /// Whether the children have had the game's slow knowledge.
+    informed: bool,
     /// Real playouts through this node.
     pub playouts: u32,
     /// Visits and wins including the prior's pseudo-counts.
@@ -136,6 +147,7 @@ impl Node {
             first_child: 0,
             n_children: 0,
             expanded: false,
+            informed: false,
             playouts: 0,
             visits: prior.0,
             wins: prior.1,
@@ -274,6 +286,37 @@ impl<G: SearchGame> Tree<G> {
         node.expanded = true;
     }
 
+    /// Adds the game's slow knowledge of the position `state` at node `n`
+    /// to its children's counts, real and AMAF alike, as a prior is.
+    fn inform(&mut self, n: u32, state: &G) {
+        self.priors.clear();
+        state.knowledge(&mut self.priors);
+        self.nodes[n as usize].informed = true;
+        if self.priors.is_empty() {
+            return;
+        }
+        let r = self.child_indices(n);
+        let children = &mut self.nodes[r.start as usize..r.end as usize];
+        // the game lists its actions in the order it expanded them: the
+        // search for each starts where the last one was found
+        let mut at = 0;
+        for p in &self.priors {
+            let len = children.len();
+            let Some(k) = (0..len)
+                .map(|k| (at + k) % len)
+                .find(|&k| children[k].action == p.action)
+            else {
+                continue;
+            };
+            let c = &mut children[k];
+            c.visits += p.visits;
+            c.wins += p.wins;
+            c.amaf_visits += p.visits;
+            c.amaf_wins += p.wins;
+            at = k + 1;
+        }
+    }
+
     /// The child of `n` to descend into: highest blend of real and AMAF
     /// value, the AMAF weight shrinking as real visits grow.
     ///
@@ -350,8 +393,12 @@ impl<G: SearchGame> Tree<G> {
                     break;
                 }
             }
-            if self.nodes[n as usize].n_children == 0 {
+            let node = &self.nodes[n as usize];
+            if node.n_children == 0 {
                 break;
+            }
+            if !node.informed && (n == self.root || node.playouts >= self.config.knowledge_at) {
+                self.inform(n, &state);
             }
             n = self.select(n);
             state.play(self.nodes[n as usize].action);

@@ -7,6 +7,7 @@
 pub mod features;
 pub mod gammas;
 pub mod ladder;
+pub mod net;
 mod params;
 pub mod patterns;
 pub mod planes;

@@ -155,6 +155,21 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.priors.good_line_open = real(v)?
     ),
     param!(
+        "priors.net",
+        "won visits of the policy network's prior at busy nodes (0: off)",
+        |c, v| c.priors.net = real(v)?
+    ),
+    param!(
+        "priors.net_power",
+        "the network's prior: net * probability ^ this",
+        |c, v| c.priors.net_power = real(v)?
+    ),
+    param!(
+        "tree.knowledge_at",
+        "real playouts before a node gets the network's prior",
+        |c, v| c.tree.knowledge_at = count(v)?
+    ),
+    param!(
         "priors.learned",
         "visits of the learnt prior (src/games/go/gammas.txt)",
         |c, v| c.priors.learned = real(v)?

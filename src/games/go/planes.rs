@@ -21,6 +21,9 @@ pub const PLANES: [&str; 12] = [
     "a sensible move (legal, no own eye filled)",
 ];
 
+/// The plane of the sensible moves: the ones a policy may choose.
+pub const SENSIBLE: usize = 11;
+
 /// The planes of `b` for the side to move: `PLANES.len() * area` bytes.
 pub fn encode(b: &Board) -> Vec<u8> {
     let (w, h) = (b.width(), b.height());
@@ -38,7 +41,7 @@ pub fn encode(b: &Board) -> Vec<u8> {
                 Cell::Empty => {
                     set(2, p);
                     if b.is_sensible(me, p) {
-                        set(11, p);
+                        set(SENSIBLE, p);
                     }
                 }
                 cell => {

@@ -5,6 +5,7 @@
 use super::features::features;
 use super::gammas;
 use super::ladder::{self, Run};
+use super::net::Net;
 use super::patterns;
 use super::policy;
 use crate::go::{Board, Cell, Color, Move, Point, MAX_SIZE};
@@ -49,6 +50,11 @@ pub struct PriorConfig {
     /// the legal moves gets `learned * p ^ learned_power` won visits.
     pub learned: f32,
     pub learned_power: f32,
+    /// The policy network ([`super::net`]), asked at the root and at busy
+    /// nodes: a move with probability `p` gets `net * p ^ net_power` won
+    /// visits (0: never asked).
+    pub net: f32,
+    pub net_power: f32,
     /// The pass move starts with this many visits (at 10 % while the board
     /// is open, 50 % late in the game).
     pub pass: f32,
@@ -73,6 +79,8 @@ impl Default for PriorConfig {
             good_line_open: 10.0,
             learned: 0.0,
             learned_power: 0.5,
+            net: 0.0,
+            net_power: 0.5,
             pass: 10.0,
         }
     }
@@ -250,6 +258,21 @@ pub fn add_learned(b: &Board, cfg: &PriorConfig, children: &mut [Prior]) {
         let bonus = cfg.learned * (s / total).powf(cfg.learned_power);
         child.visits += bonus;
         child.wins += bonus;
+    }
+}
+
+/// Adds the policy network's prior for the moves of `b` to `out`: won
+/// visits in proportion to a power of each move's probability, a bonus as
+/// [`add_learned`] gives. Only sensible moves get one (never a point the
+/// rules refuse).
+pub fn add_net(b: &Board, cfg: &PriorConfig, out: &mut Vec<Prior>) {
+    for (p, prob) in Net::builtin().policy(b) {
+        let bonus = cfg.net * prob.powf(cfg.net_power);
+        out.push(Prior {
+            action: p.0,
+            visits: bonus,
+            wins: bonus,
+        });
     }
 }
 

@@ -197,6 +197,12 @@ impl SearchGame for GoState {
         });
     }
 
+    fn knowledge(&self, out: &mut Vec<Prior>) {
+        if self.priors.net > 0.0 {
+            priors::add_net(&self.board, &self.priors, out);
+        }
+    }
+
     #[inline]
     fn play(&mut self, action: u16) {
         self.play_move(to_move(action));

@@ -179,3 +179,96 @@ fn memory_stays_within_the_node_budget() {
     assert!(tree.nodes.len() < budget);
     assert!(tree.nodes.capacity() <= budget + game.actions());
 }
+
+/// The race with slow knowledge: adding 2 is worth `bonus` won visits,
+/// and every call is counted.
+#[derive(Clone)]
+struct Hinted {
+    race: Race,
+    bonus: f32,
+    calls: std::rc::Rc<std::cell::Cell<u32>>,
+}
+
+impl SearchGame for Hinted {
+    fn actions(&self) -> usize {
+        self.race.actions()
+    }
+    fn to_move(&self) -> u8 {
+        self.race.to_move()
+    }
+    fn is_over(&self) -> bool {
+        self.race.is_over()
+    }
+    fn expand(&self, out: &mut Vec<Prior>) {
+        self.race.expand(out)
+    }
+    fn play(&mut self, action: u16) {
+        self.race.play(action)
+    }
+    fn amaf_action(&self, action: u16) -> bool {
+        self.race.amaf_action(action)
+    }
+    fn playout(&mut self, rng: &mut Rng, amaf: &mut Amaf) -> f32 {
+        self.race.playout(rng, amaf)
+    }
+    fn knowledge(&self, out: &mut Vec<Prior>) {
+        self.calls.set(self.calls.get() + 1);
+        // action 3 is never legal: knowledge of it must be dropped
+        for action in [2, 3] {
+            out.push(Prior {
+                action,
+                visits: self.bonus,
+                wins: self.bonus,
+            });
+        }
+    }
+}
+
+#[test]
+fn slow_knowledge_reaches_the_root_at_once_and_busy_nodes_once() {
+    let game = Hinted {
+        race: Race {
+            count: 0,
+            goal: 30,
+            to_move: 0,
+            winner: None,
+        },
+        bonus: 100.0,
+        calls: Default::default(),
+    };
+    let at = 50;
+    let config = TreeConfig {
+        knowledge_at: at,
+        ..TreeConfig::default()
+    };
+    let mut tree = Tree::new(&game, config);
+    let mut rng = Rng::new(5);
+    tree.simulate(&game, &mut rng);
+    assert_eq!(game.calls.get(), 1);
+    let two = |t: &Tree<Hinted>| *t.children().iter().find(|c| c.action == 2).unwrap();
+    let one = tree.children().iter().find(|c| c.action == 1).unwrap();
+    assert!(two(&tree).visits >= game.bonus && two(&tree).amaf_visits >= game.bonus);
+    assert!(one.visits < 2.0, "{one:?}");
+    for _ in 0..3000 {
+        tree.simulate(&game, &mut rng);
+    }
+    // every node past the threshold with children was told, once; none
+    // below it (a node at exactly `at` may not have been walked since)
+    let calls = game.calls.get() as usize;
+    let informed = tree.nodes.iter().filter(|n| n.informed).count();
+    let busy = |above: u32| {
+        tree.nodes[1..]
+            .iter()
+            .filter(|n| n.playouts >= above && n.n_children > 0)
+            .count()
+    };
+    assert_eq!(calls, informed);
+    assert!(
+        (1 + busy(at + 1)..=1 + busy(at)).contains(&calls),
+        "{calls} calls, {} nodes past {at} playouts",
+        busy(at + 1)
+    );
+    assert!(calls > 5, "{calls}");
+    // the knowledge decided the root: adding 2 has all but its share
+    assert!(two(&tree).playouts > 2000, "{:?}", two(&tree));
+}

@@ -1,0 +1,264 @@
+//! The learnt policy network: convolutions with ReLU over the planes of
+//! [`super::planes`], then a 1x1 head to one logit a point, trained on the
+//! teacher's moves by `tools/teacher/train.py` and exported by
+//! `tools/teacher/export.py`. One thread, no allocation past the first
+//! call's buffers; the inner loop runs over output channels, contiguous,
+//! so the compiler vectorises it with whatever the target offers.
+//!
+//! The weight file, little-endian: the 8 bytes `TGPOLNN1`, the number of
+//! layers (u32), then per layer its kernel size, input and output channels
+//! (u32 each), the weights (f32, kernel row, kernel column, input channel,
+//! output channel) and the biases (f32, one an output channel). Every layer
+//! but the last is followed by a ReLU; the last has one output channel.
+
+use super::planes;
+use crate::go::{Board, Point};
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+const MAGIC: &[u8; 8] = b"TGPOLNN1";
+
+/// The network the bot ships with (see `docs/measurements.md` for how it
+/// was trained and how well it agrees with the teacher).
+const BUILTIN: &[u8] = include_bytes!("net/policy.net");
+
+struct Layer {
+    k: usize,
+    cin: usize,
+    cout: usize,
+    w: Vec<f32>,
+    b: Vec<f32>,
+}
+
+/// A policy network; [`Net::builtin`] is the one in the binary.
+pub struct Net {
+    layers: Vec<Layer>,
+    /// The widest layer: every buffer keeps this many values a point.
+    width: usize,
+    /// Zero border around the board: half the largest kernel.
+    pad: usize,
+}
+
+impl Net {
+    /// The network in the binary, read once.
+    pub fn builtin() -> &'static Net {
+        static NET: OnceLock<Net> = OnceLock::new();
+        NET.get_or_init(|| Net::from_bytes(BUILTIN).expect("the built-in net/policy.net is valid"))
+    }
+
+    /// Reads a weight file (format in the module doc).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+        let rest = bytes
+            .strip_prefix(MAGIC)
+            .ok_or("not a tengen policy network (no TGPOLNN1 header)")?;
+        let mut words = rest.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
+        if rest.len() % 4 != 0 {
+            return Err(format!(
+                "{} bytes after the header: not whole words",
+                rest.len()
+            ));
+        }
+        let mut next_u32 = || {
+            words
+                .next()
+                .map(u32::from_le_bytes)
+                .ok_or("the file ends early")
+        };
+        let count = next_u32()? as usize;
+        let mut layers = Vec::new();
+        let mut cin_expected = planes::PLANES.len();
+        for l in 0..count {
+            let (k, cin, cout) = (
+                next_u32()? as usize,
+                next_u32()? as usize,
+                next_u32()? as usize,
+            );
+            if k % 2 == 0 || k > 9 || cin != cin_expected || cout == 0 || cout > 512 {
+                return Err(format!(
+                    "layer {l}: kernel {k}, {cin} -> {cout} channels (expected odd kernel, {cin_expected} in)"
+                ));
+            }
+            let mut reals = |n: usize| -> Result<Vec<f32>, String> {
+                (0..n)
+                    .map(|_| next_u32().map(f32::from_bits).map_err(String::from))
+                    .collect()
+            };
+            let w = reals(k * k * cin * cout)?;
+            let b = reals(cout)?;
+            if w.iter().chain(&b).any(|x| !x.is_finite()) {
+                return Err(format!("layer {l}: a weight is not finite"));
+            }
+            layers.push(Layer { k, cin, cout, w, b });
+            cin_expected = cout;
+        }
+        if words.next().is_some() {
+            return Err("bytes left after the last layer".into());
+        }
+        match layers.last() {
+            Some(l) if l.cout == 1 => {}
+            _ => return Err("the last layer must have one output channel".into()),
+        }
+        let width = layers.iter().map(|l| l.cin.max(l.cout)).max().unwrap_or(1);
+        let pad = layers.iter().map(|l| l.k / 2).max().unwrap_or(0);
+        Ok(Net { layers, width, pad })
+    }
+
+    /// Multiply-adds one evaluation of a `w` x `h` board takes (before the
+    /// zeros it skips).
+    pub fn macs(&self, w: usize, h: usize) -> usize {
+        self.layers
+            .iter()
+            .map(|l| l.k * l.k * l.cin * l.cout)
+            .sum::<usize>()
+            * w
+            * h
+    }
+
+    /// One logit a point, row by row from the top left, for the planes of
+    /// a `w` x `h` board ([`planes::encode`]).
+    pub fn logits(&self, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+        thread_local! {
+            static BUFFERS: RefCell<(Vec<f32>, Vec<f32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+        }
+        BUFFERS.with(|cell| {
+            let (cur, next) = &mut *cell.borrow_mut();
+            self.run(planes, w, h, cur, next)
+        })
+    }
+
+    fn run(
+        &self,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        cur: &mut Vec<f32>,
+        next: &mut Vec<f32>,
+    ) -> Vec<f32> {
+        let (pad, c) = (self.pad, self.width);
+        let stride = w + 2 * pad;
+        let cells = stride * (h + 2 * pad);
+        // the border stays zero: only the board's cells are ever written
+        for buf in [&mut *cur, &mut *next] {
+            buf.clear();
+            buf.resize(cells * c, 0.0);
+        }
+        let area = w * h;
+        assert_eq!(
+            planes.len(),
+            planes::PLANES.len() * area,
+            "planes of a {w}x{h} board"
+        );
+        for (plane, values) in planes.chunks_exact(area).enumerate() {
+            for (i, &v) in values.iter().enumerate() {
+                let cell = (i / w + pad) * stride + i % w + pad;
+                cur[cell * c + plane] = v as f32;
+            }
+        }
+        let last = self.layers.len() - 1;
+        let grid = Grid {
+            w,
+            h,
+            stride,
+            pad,
+            c,
+        };
+        for (l, layer) in self.layers.iter().enumerate() {
+            conv(layer, grid, cur, next, l != last);
+            std::mem::swap(cur, next);
+        }
+        (0..area)
+            .map(|i| cur[((i / w + pad) * stride + i % w + pad) * c])
+            .collect()
+    }
+
+    /// The network's probability for each sensible move of the side to
+    /// move on `b` (legal, no own eye filled: the moves the bot may play,
+    /// so never a point the rules refuse), summing to 1. Empty when there
+    /// is no such move.
+    pub fn policy(&self, b: &Board) -> Vec<(Point, f32)> {
+        let planes = planes::encode(b);
+        let (w, h) = (b.width(), b.height());
+        let sensible = &planes[planes::SENSIBLE * w * h..][..w * h];
+        let logits = self.logits(&planes, w, h);
+        let mut out: Vec<(Point, f32)> = (0..w * h)
+            .filter(|&i| sensible[i] != 0)
+            .map(|i| (b.point(i % w, i / w), logits[i]))
+            .collect();
+        let top = out.iter().map(|m| m.1).fold(f32::NEG_INFINITY, f32::max);
+        let mut total = 0.0;
+        for m in &mut out {
+            m.1 = (m.1 - top).exp();
+            total += m.1;
+        }
+        for m in &mut out {
+            m.1 /= total;
+        }
+        out
+    }
+}
+
+/// Where a board lies in the padded buffers: `c` values a cell, rows of
+/// `stride` cells, the board starting `pad` cells in.
+#[derive(Clone, Copy)]
+struct Grid {
+    w: usize,
+    h: usize,
+    stride: usize,
+    pad: usize,
+    c: usize,
+}
+
+/// Adds to `acc` the products of `input` (one value an input channel of
+/// one cell) with their rows of `weights` (`acc.len()` outputs a row).
+#[inline(always)]
+fn mul_add(acc: &mut [f32], input: &[f32], weights: &[f32]) {
+    for (&v, row) in input.iter().zip(weights.chunks_exact(acc.len())) {
+        // binary inputs and ReLU outputs: mostly zeros
+        if v != 0.0 {
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += v * w;
+            }
+        }
+    }
+}
+
+/// One layer: each point's outputs summed in a buffer, then stored.
+/// (The sums in a fixed-size array, for the compiler to keep in
+/// registers, measured 70 % slower.)
+fn conv(layer: &Layer, g: Grid, cur: &[f32], next: &mut [f32], relu: bool) {
+    let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
+    let acc = &mut vec![0.0f32; cout][..];
+    let off = g.pad - k / 2;
+    for y in 0..g.h {
+        for x in 0..g.w {
+            acc.copy_from_slice(&layer.b);
+            for ky in 0..k {
+                let row = (y + off + ky) * g.stride + x + off;
+                for kx in 0..k {
+                    let input = &cur[(row + kx) * g.c..][..cin];
+                    let weights = &layer.w[(ky * k + kx) * cin * cout..][..cin * cout];
+                    mul_add(acc, input, weights);
+                }
+            }
+            store(
+                acc,
+                &mut next[((y + g.pad) * g.stride + x + g.pad) * g.c..][..cout],
+                relu,
+            );
+        }
+    }
+}
+
+fn store(acc: &[f32], out: &mut [f32], relu: bool) {
+    if relu {
+        for (o, &a) in out.iter_mut().zip(acc) {
+            *o = a.max(0.0);
+        }
+    } else {
+        out.copy_from_slice(acc);
+    }
+}
+
+#[cfg(test)]
+#[path = "net/tests.rs"]
+mod tests;

@@ -1,0 +1,162 @@
+use super::*;
+use crate::go::{Cell, Color, Move};
+
+/// A weight file for `layers` of (kernel, in, out), weights from a fixed
+/// pseudo-random sequence in [-1, 1).
+fn net_file(layers: &[(usize, usize, usize)], seed: u64) -> Vec<u8> {
+    let mut s = seed;
+    let mut real = move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    };
+    let mut out = MAGIC.to_vec();
+    out.extend((layers.len() as u32).to_le_bytes());
+    for &(k, cin, cout) in layers {
+        for v in [k, cin, cout] {
+            out.extend((v as u32).to_le_bytes());
+        }
+        for _ in 0..k * k * cin * cout + cout {
+            out.extend(real().to_le_bytes());
+        }
+    }
+    out
+}
+
+/// The same convolutions written the obvious way, point by point, with
+/// the board's edge as zeros.
+fn reference(net: &Net, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+    let mut x: Vec<Vec<f32>> = planes
+        .chunks(w * h)
+        .map(|p| p.iter().map(|&v| v as f32).collect())
+        .collect();
+    for (l, layer) in net.layers.iter().enumerate() {
+        let (k, cin, cout) = (layer.k as i64, layer.cin, layer.cout);
+        let mut y = vec![vec![0.0f32; w * h]; cout];
+        for (o, out) in y.iter_mut().enumerate() {
+            for py in 0..h as i64 {
+                for px in 0..w as i64 {
+                    let mut sum = layer.b[o];
+                    for ky in 0..k {
+                        for kx in 0..k {
+                            let (sy, sx) = (py + ky - k / 2, px + kx - k / 2);
+                            if sy < 0 || sx < 0 || sy >= h as i64 || sx >= w as i64 {
+                                continue;
+                            }
+                            for (i, plane) in x.iter().enumerate().take(cin) {
+                                let wi = (((ky * k + kx) as usize * cin) + i) * cout + o;
+                                sum += layer.w[wi] * plane[(sy * w as i64 + sx) as usize];
+                            }
+                        }
+                    }
+                    let last = l + 1 == net.layers.len();
+                    out[(py * w as i64 + px) as usize] = if last { sum } else { sum.max(0.0) };
+                }
+            }
+        }
+        x = y;
+    }
+    x.remove(0)
+}
+
+fn close(a: f32, b: f32, tolerance: f32) -> bool {
+    (a - b).abs() <= tolerance * a.abs().max(b.abs()).max(1.0)
+}
+
+#[test]
+fn inference_agrees_with_convolutions_written_point_by_point() {
+    // a board wider than high, kernels of every size the reader takes
+    let net =
+        Net::from_bytes(&net_file(&[(5, 12, 6), (3, 6, 7), (1, 7, 4), (3, 4, 1)], 7)).unwrap();
+    let mut b = Board::from_ascii(
+        ". X O . . . .
+         X O . O X . .
+         . X O X . . O
+         . . . . X . .",
+    )
+    .unwrap();
+    b.play(Move::Play(b.point(4, 0))).unwrap();
+    let planes = planes::encode(&b);
+    let (fast, slow) = (net.logits(&planes, 7, 4), reference(&net, &planes, 7, 4));
+    assert_eq!(fast.len(), 28);
+    for (i, (f, s)) in fast.iter().zip(&slow).enumerate() {
+        assert!(close(*f, *s, 1e-4), "point {i}: {f} against {s}");
+    }
+    // the buffers are reused: a second, different board must not see the first
+    let other = Board::new(5, 5);
+    let planes = planes::encode(&other);
+    assert_eq!(net.logits(&planes, 5, 5), reference(&net, &planes, 5, 5));
+}
+
+/// The built-in network gives the logits its trainer computed (the check
+/// positions `tools/teacher/export.py` wrote beside it).
+#[test]
+fn the_builtin_network_agrees_with_its_trainer() {
+    let net = Net::builtin();
+    let mut checked = 0;
+    for line in include_str!("check.txt").lines() {
+        let (hex, logits) = line.split_once(' ').unwrap();
+        let bits: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+            .collect();
+        let planes: Vec<u8> = (0..planes::PLANES.len() * 361)
+            .map(|i| (bits[i / 8] >> (i % 8)) & 1)
+            .collect();
+        let want: Vec<f32> = logits.split(',').map(|v| v.parse().unwrap()).collect();
+        let got = net.logits(&planes, 19, 19);
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                close(*g, *w, 1e-3),
+                "position {checked}, point {i}: {g} against {w}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3);
+}
+
+#[test]
+fn the_policy_covers_the_sensible_moves_only() {
+    // black's eye at (0, 0) is no move for black; (4, 4) is white's eye,
+    // suicide for black
+    let b = Board::from_ascii(
+        ". X . . .
+         X X . . .
+         . . . . .
+         . . . O O
+         . . . O .",
+    )
+    .unwrap();
+    assert_eq!(b.to_move(), Color::Black);
+    let policy = Net::builtin().policy(&b);
+    let total: f32 = policy.iter().map(|m| m.1).sum();
+    assert!(close(total, 1.0, 1e-5), "{total}");
+    let empty = b.empty_points().len();
+    assert_eq!(policy.len(), empty - 2);
+    for &(p, prob) in &policy {
+        assert_eq!(b.at(p), Cell::Empty);
+        assert!(b.is_sensible(Color::Black, p) && prob > 0.0);
+    }
+}
+
+#[test]
+fn a_bad_weight_file_is_refused_with_its_reason() {
+    let good = net_file(&[(3, 12, 4), (1, 4, 1)], 1);
+    assert!(Net::from_bytes(&good).is_ok());
+    let refused = |bytes: &[u8], why: &str| {
+        let e = Net::from_bytes(bytes).err().expect("refused");
+        assert!(e.contains(why), "{e}");
+    };
+    refused(b"TGPOLNN0", "header");
+    refused(&good[..good.len() - 4], "ends early");
+    refused(&good[..good.len() - 1], "whole words");
+    refused(&[&good[..], &[0; 4]].concat(), "left after");
+    refused(&net_file(&[(3, 11, 4), (1, 4, 1)], 1), "12 in");
+    refused(&net_file(&[(2, 12, 4), (1, 4, 1)], 1), "odd kernel");
+    refused(&net_file(&[(3, 12, 4), (1, 4, 2)], 1), "one output");
+    let mut nan = good.clone();
+    let at = nan.len() - 8;
+    nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    refused(&nan, "not finite");
+}

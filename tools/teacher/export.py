@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Exports the weights train.py saved (.npz) as the bot's network file,
+and the logits the trainer's own network computes for a few positions, so
+that a Rust test can hold the bot's inference to them.
+
+usage: tools/teacher/export.py [--check N] WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
+
+Writes OUT_DIR/policy.net (format: the doc of src/games/go/net.rs) and
+OUT_DIR/check.txt: N positions of EXAMPLES (from to_planes.py), one a
+line: the hex planes, then the 361 logits to 4 decimals, comma-separated.
+The bot's built-in network lives in src/games/go/net/. Needs numpy and
+JAX (see tools/teacher/bench_train.py --help). Exit status 2 on bad
+arguments, 1 when a file cannot be read or written.
+"""
+import argparse
+import gzip
+import os
+import struct
+import sys
+
+N, PLANES = 19, 12
+
+
+def layers(npz):
+    """The (weights HWIO, biases) pairs in the order train.py saved them."""
+    arrays = [npz[f"arr_{i}"] for i in range(len(npz.files))]
+    if len(arrays) % 2:
+        raise ValueError("an odd number of arrays: not weights and biases")
+    return list(zip(arrays[0::2], arrays[1::2]))
+
+
+def net_bytes(pairs):
+    out = [b"TGPOLNN1", struct.pack("<I", len(pairs))]
+    for w, b in pairs:
+        k, k2, cin, cout = w.shape
+        if k != k2 or b.shape != (cout,):
+            raise ValueError(f"a layer of shape {w.shape} with biases {b.shape}")
+        out.append(struct.pack("<III", k, cin, cout))
+        out.append(w.astype("<f4").tobytes(order="C"))
+        out.append(b.astype("<f4").tobytes())
+    return b"".join(out)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("weights")
+    ap.add_argument("examples")
+    ap.add_argument("out_dir")
+    ap.add_argument("--check", type=int, default=4)
+    a = ap.parse_args(argv)
+    try:
+        import jax.numpy as jnp
+        import numpy as np
+
+        import net
+    except ImportError as e:
+        print(f"export.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
+        return 2
+    try:
+        pairs = layers(np.load(a.weights))
+        lines = []
+        with gzip.open(a.examples, "rt", encoding="utf-8") as f:
+            for k, line in enumerate(f):
+                # spread over the file: opening, middle game, end
+                if k % 997 == 0:
+                    lines.append(line.split()[0])
+                if len(lines) >= a.check:
+                    break
+        xs = []
+        for hexes in lines:
+            bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
+                                 bitorder="little")[:PLANES * N * N]
+            xs.append(bits.reshape(PLANES, N, N).transpose(1, 2, 0))
+        params = [(jnp.asarray(w), jnp.asarray(b)) for w, b in pairs]
+        logits = np.asarray(net.logits(params, jnp.asarray(np.stack(xs), jnp.float32)))
+        os.makedirs(a.out_dir, exist_ok=True)
+        blob = net_bytes(pairs)
+        with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:
+            f.write(blob)
+        with open(os.path.join(a.out_dir, "check.txt"), "w") as f:
+            for hexes, row in zip(lines, logits):
+                f.write(hexes + " " + ",".join(f"{v:.4f}" for v in row) + "\n")
+    except (OSError, ValueError, KeyError) as e:
+        print(f"export.py: {e}", file=sys.stderr)
+        return 1
+    print(f"{len(pairs)} layers, {len(blob)} bytes, {len(lines)} check positions in {a.out_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
