@@ -218,7 +218,7 @@ fn search_bench(
     let mut starts = vec![Board::new(size, size)];
     starts.extend(midgame_positions(size, seed));
     let mut out = String::new();
-    let (mut playouts, mut searches) = (0u64, 0usize);
+    let (mut playouts, mut searches, mut evaluations) = (0u64, 0usize, 0u64);
     // of the first search from each start, whose playout count is fixed:
     // its move and tree size, the same on any machine
     let mut checksum = 0u64;
@@ -241,6 +241,7 @@ fn search_bench(
             let action = mv.point().map_or(0, |p| p.0 as u64 + 1);
             checksum = checksum.wrapping_mul(1_000_003).wrapping_add(action) ^ stats.nodes as u64;
         }
+        evaluations += stats.net_evaluations;
         per_start[k].0 += stats.playouts;
         per_start[k].1 += t.elapsed().as_secs_f64();
         playouts += stats.playouts;
@@ -262,7 +263,7 @@ fn search_bench(
         ));
     }
     out.push_str(&format!(
-        "searches: {searches}\nchecksum: {checksum}\nplayouts: {playouts}\nseconds: {secs:.3}\n"
+        "searches: {searches}\nchecksum: {checksum}\nplayouts: {playouts}\nnet_evaluations: {evaluations}\nseconds: {secs:.3}\n"
     ));
     out.push_str(&format!(
         "search_playouts_per_second: {:.0}\n",

@@ -97,9 +97,9 @@ mod tests {
         assert_eq!(lines.len(), 2);
         let (hex, label) = lines[0].split_once(' ').unwrap();
         assert_eq!(label, "x y");
-        // 12 planes of 9 points: 108 bits, 14 bytes
-        assert_eq!(hex.len(), 28);
-        let bytes: Vec<u8> = (0..14)
+        // 19 planes of 9 points: 171 bits, 22 bytes
+        assert_eq!(hex.len(), 44);
+        let bytes: Vec<u8> = (0..22)
             .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
             .collect();
         let bit = |plane: usize, x: usize, y: usize| {
@@ -110,7 +110,7 @@ mod tests {
         assert_eq!((bit(1, 1, 1), bit(0, 1, 1), bit(9, 1, 1)), (1, 0, 1));
         assert_eq!(bit(8, 1, 1), 1, "4 liberties count as 3 or more");
         assert!(
-            lines[1].len() == 28,
+            lines[1].len() == 44,
             "a pass from the empty board, no label"
         );
         for bad in ["b", "zz", "bbbb", "a!"] {

@@ -371,11 +371,12 @@ impl Thinker {
                 let refused = mv.point().is_some_and(|p| avoid.contains(&p));
                 if game.is_legal(mv) && !refused {
                     log::info!(
-                        "{} playouts in {:?}, winrate {:.3}, {} nodes",
+                        "{} playouts in {:?}, winrate {:.3}, {} nodes, {} network evaluations",
                         stats.playouts,
                         stats.elapsed,
                         stats.winrate,
-                        stats.nodes
+                        stats.nodes,
+                        stats.net_evaluations
                     );
                     return (mv, overran);
                 }

@@ -192,6 +192,9 @@ pub struct Tree<G: SearchGame> {
     amaf: Amaf,
     path: Vec<u32>,
     priors: Vec<Prior>,
+    /// Times the game's slow knowledge had something to say
+    /// ([`SearchGame::knowledge`]).
+    pub knowledge_given: u64,
     /// The position a simulation plays on, kept between simulations so
     /// that `clone_from` can reuse it (a Go board copies only the part in
     /// use).
@@ -209,6 +212,7 @@ impl<G: SearchGame> Tree<G> {
             amaf: Amaf::new(state.actions()),
             path: Vec::with_capacity(64),
             priors: Vec::with_capacity(state.actions()),
+            knowledge_given: 0,
             scratch: None,
         }
     }
@@ -295,6 +299,7 @@ impl<G: SearchGame> Tree<G> {
         if self.priors.is_empty() {
             return;
         }
+        self.knowledge_given += 1;
         let r = self.child_indices(n);
         let children = &mut self.nodes[r.start as usize..r.end as usize];
         // the game lists its actions in the order it expanded them: the

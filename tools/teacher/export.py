@@ -18,7 +18,7 @@ import os
 import struct
 import sys
 
-N, PLANES = 19, 12
+from train import N, plane_count
 
 
 def layers(npz):
@@ -68,9 +68,10 @@ def main(argv):
                     break
         xs = []
         for hexes in lines:
+            count = plane_count(hexes)
             bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
-                                 bitorder="little")[:PLANES * N * N]
-            xs.append(bits.reshape(PLANES, N, N).transpose(1, 2, 0))
+                                 bitorder="little")[:count * N * N]
+            xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
         params = [(jnp.asarray(w), jnp.asarray(b)) for w, b in pairs]
         logits = np.asarray(net.logits(params, jnp.asarray(np.stack(xs), jnp.float32)))
         os.makedirs(a.out_dir, exist_ok=True)

@@ -19,7 +19,13 @@ import sys
 import time
 import zlib
 
-N, PLANES = 19, 12
+N = 19
+SENSIBLE = 11  # the plane of the moves the bot may play (src/games/go/planes.rs)
+
+
+def plane_count(hexes):
+    """The planes in one packed line: whole planes of N * N bits."""
+    return len(hexes) * 4 // (N * N)
 
 
 def sgf_index(s):
@@ -32,15 +38,16 @@ def load(path, limit):
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
             hexes, top, qs, p_pass, gid = line.split()
+            count = plane_count(hexes)
             bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
-                                 bitorder="little")[:PLANES * N * N]
-            planes = bits.reshape(PLANES, N, N)
+                                 bitorder="little")[:count * N * N]
+            planes = bits.reshape(count, N, N)
             target = np.zeros(N * N, np.float32)
             listed = [] if top == "-" else [sgf_index(top[k:k + 2]) for k in range(0, len(top), 2)]
             mass = [] if qs == "-" else [int(q) for q in qs.split(",")]
             for i, q in zip(listed, mass):
                 target[i] = q
-            sensible = planes[11].reshape(-1).astype(bool)
+            sensible = planes[SENSIBLE].reshape(-1).astype(bool)
             rest = 1000 - int(p_pass) - sum(mass)
             others = sensible.copy()
             others[listed] = False
@@ -86,11 +93,11 @@ def main(argv):
     xte, tte, topte = x[held], t[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
 
-    params = net.init(jax.random.PRNGKey(0), PLANES, a.channels, a.layers, first=5)
+    params = net.init(jax.random.PRNGKey(0), x.shape[-1], a.channels, a.layers, first=5)
 
     def logits(ps, v):
-        # only the sensible points (plane 11) may be chosen
-        mask = v[..., 11].reshape(v.shape[0], -1)
+        # only the sensible points may be chosen
+        mask = v[..., SENSIBLE].reshape(v.shape[0], -1)
         return jnp.where(mask > 0, net.logits(ps, v), -1e9)
 
     def loss(ps, v, tt):

@@ -36,4 +36,6 @@ pub struct Stats {
     pub nodes: usize,
     /// Playouts already under the root when the search began (tree reuse).
     pub reused: u64,
+    /// Policy network evaluations in this search.
+    pub net_evaluations: u64,
 }

@@ -175,6 +175,14 @@ pub struct Ladders {
     defences: ArrayVec<Point, 16>,
 }
 
+impl Ladders {
+    /// Whether an atari at `p` catches an enemy string (read with
+    /// `ataris` on).
+    pub fn catches(&self, p: Point) -> bool {
+        self.ataris.contains(&p)
+    }
+}
+
 /// Reads every string of two liberties once: the enemy's when `ataris`,
 /// ours when `defences`.
 pub fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {

@@ -180,6 +180,7 @@ impl Searcher {
         // selection, which never tries it while other moves look as good.
         // (Not merely when settled: a board of one colour is settled too.)
         let measure_pass = opponent_passed || state.is_late();
+        let given = tree.knowledge_given;
         let how = Grow {
             forced: measure_pass.then_some((PASS, PASS_SHARE)),
             ..Grow::default()
@@ -208,10 +209,12 @@ impl Searcher {
         let mv = self.decide(&tree, game, literal, &root_ok);
         let mut stats = self.stats(&tree, mv, playouts, t0);
         stats.reused = reused;
+        stats.net_evaluations = tree.knowledge_given - given;
         debug!(
-            "{} playouts ({} reused) in {:.0} ms (setup {:.0} ms, {:.0}/s), win {:.1} %, tree {} nodes, pv {}",
+            "{} playouts ({} reused, {} network evaluations) in {:.0} ms (setup {:.0} ms, {:.0}/s), win {:.1} %, tree {} nodes, pv {}",
             stats.playouts,
             stats.reused,
+            stats.net_evaluations,
             stats.elapsed.as_secs_f64() * 1000.0,
             setup.as_secs_f64() * 1000.0,
             stats.playouts as f64 / stats.elapsed.as_secs_f64().max(1e-9),
@@ -274,6 +277,7 @@ impl Searcher {
         tree.compact();
         tree.expand_root(&state, root_filter(game));
         let reused = tree.root().playouts as u64;
+        let given = tree.knowledge_given;
         let measure_pass = other_side_passed(game) || state.is_late();
         // the tree alone spreads its playouts over the replies it likes for
         // the opponent; half of them go to the reply the learnt prior (fitted
@@ -291,7 +295,8 @@ impl Searcher {
             .map(to_move)
             .collect();
         debug!(
-            "pondered {playouts} playouts ({reused} reused) in {:.0} ms, tree {} nodes, pv {}, expected {}",
+            "pondered {playouts} playouts ({reused} reused, {} network evaluations) in {:.0} ms, tree {} nodes, pv {}, expected {}",
+            tree.knowledge_given - given,
             t0.elapsed().as_secs_f64() * 1000.0,
             tree.nodes.len(),
             pv_text(game, &pv),
@@ -354,7 +359,7 @@ impl Searcher {
             winrate,
             pv,
             nodes: tree.nodes.len(),
-            reused: 0,
+            ..Stats::default()
         }
     }
 }

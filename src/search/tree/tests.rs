@@ -263,6 +263,7 @@ fn slow_knowledge_reaches_the_root_at_once_and_busy_nodes_once() {
             .count()
     };
     assert_eq!(calls, informed);
+    assert_eq!(tree.knowledge_given as usize, calls);
     assert!(
         (1 + busy(at + 1)..=1 + busy(at)).contains(&calls),
         "{calls} calls, {} nodes past {at} playouts",

@@ -1,6 +1,9 @@
 use super::*;
 use crate::go::{Cell, Color, Move};
 
+/// Input planes.
+const P: usize = planes::PLANES.len();
+
 /// A weight file for `layers` of (kernel, in, out), weights from a fixed
 /// pseudo-random sequence in [-1, 1).
 fn net_file(layers: &[(usize, usize, usize)], seed: u64) -> Vec<u8> {
@@ -67,8 +70,7 @@ fn close(a: f32, b: f32, tolerance: f32) -> bool {
 #[test]
 fn inference_agrees_with_convolutions_written_point_by_point() {
     // a board wider than high, kernels of every size the reader takes
-    let net =
-        Net::from_bytes(&net_file(&[(5, 12, 6), (3, 6, 7), (1, 7, 4), (3, 4, 1)], 7)).unwrap();
+    let net = Net::from_bytes(&net_file(&[(5, P, 6), (3, 6, 7), (1, 7, 4), (3, 4, 1)], 7)).unwrap();
     let mut b = Board::from_ascii(
         ". X O . . . .
          X O . O X . .
@@ -142,7 +144,7 @@ fn the_policy_covers_the_sensible_moves_only() {
 
 #[test]
 fn a_bad_weight_file_is_refused_with_its_reason() {
-    let good = net_file(&[(3, 12, 4), (1, 4, 1)], 1);
+    let good = net_file(&[(3, P, 4), (1, 4, 1)], 1);
     assert!(Net::from_bytes(&good).is_ok());
     let refused = |bytes: &[u8], why: &str| {
         let e = Net::from_bytes(bytes).err().expect("refused");
@@ -152,11 +154,34 @@ fn a_bad_weight_file_is_refused_with_its_reason() {
     refused(&good[..good.len() - 4], "ends early");
     refused(&good[..good.len() - 1], "whole words");
     refused(&[&good[..], &[0; 4]].concat(), "left after");
-    refused(&net_file(&[(3, 11, 4), (1, 4, 1)], 1), "12 in");
-    refused(&net_file(&[(2, 12, 4), (1, 4, 1)], 1), "odd kernel");
-    refused(&net_file(&[(3, 12, 4), (1, 4, 2)], 1), "one output");
+    refused(&net_file(&[(3, P - 1, 4), (1, 4, 1)], 1), "19 in");
+    refused(&net_file(&[(2, P, 4), (1, 4, 1)], 1), "odd kernel");
+    refused(&net_file(&[(3, P, 4), (1, 4, 2)], 1), "one output");
     let mut nan = good.clone();
     let at = nan.len() - 8;
     nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
     refused(&nan, "not finite");
+}
+
+/// Under the Riddles.io 1.0.3 rule (a stone needs an empty neighbour after
+/// its captures) a point the referee refuses gets no probability.
+#[test]
+fn the_policy_never_offers_a_point_the_rules_refuse() {
+    use crate::go::Legality;
+    // (1, 1): a false eye; filling it keeps liberties but leaves the stone
+    // no empty neighbour
+    let mut b = Board::from_ascii(
+        ". X O . .
+         X . X O .
+         . X O . .
+         . . . . .
+         . . . . .",
+    )
+    .unwrap();
+    let fill = b.point(1, 1);
+    let offered = |b: &Board| Net::builtin().policy(b).iter().any(|m| m.0 == fill);
+    assert!(offered(&b));
+    b.set_legality(Legality::EmptyNeighbour);
+    assert!(!offered(&b));
+    assert!(!Net::builtin().policy(&b).is_empty());
 }
