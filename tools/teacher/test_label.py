@@ -300,8 +300,8 @@ class ToPlanesTest(unittest.TestCase):
             with gzip.open(out, "rt") as f:
                 lines = f.read().split("\n")[:-1]
             self.assertEqual(len(lines), 2)
-            # 12 planes of 361 bits: 542 bytes
-            self.assertEqual([len(l.split()[0]) for l in lines], [1084, 1084])
+            # 19 planes of 361 bits: 858 bytes
+            self.assertEqual([len(l.split()[0]) for l in lines], [1716, 1716])
             self.assertEqual(lines[1].split()[1:], ["dd", "700", "10", "g"])
         finally:
             shutil.rmtree(d)
