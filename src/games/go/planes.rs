@@ -80,8 +80,9 @@ pub fn encode(b: &Board) -> Vec<u8> {
                     let libs = b.liberty_count(p).clamp(1, 3);
                     set(if own { 0 } else { 1 }, p);
                     set(if own { 2 } else { 5 } + libs, p);
-                    // the last liberty of an own string in atari
-                    if own && libs == 1 {
+                    // the last liberty of an own string in atari, read once
+                    // a string (at the stone that names it)
+                    if own && libs == 1 && b.string_id(p) == p {
                         let lib = b.liberties::<1>(p)[0];
                         if b.is_sensible(me, lib) && run_from_atari(b, me, lib) != Run::Escapes {
                             set(18, lib);
