@@ -170,13 +170,12 @@ fn net_bench(size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String
     while evals < limit && (evals < starts.len() as u64 || t0.elapsed().as_secs_f64() < seconds) {
         let b = &starts[evals as usize % starts.len()];
         let t = Instant::now();
-        let mut policy = net.policy(b);
+        let top = net.likeliest(b, 3);
         slowest = slowest.max(t.elapsed().as_secs_f64());
         if evals < starts.len() as u64 {
-            policy.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let top: Vec<String> = policy
+            let first = top.first().map_or(0, |m| m.0 .0 as u64 + 1);
+            let top: Vec<String> = top
                 .iter()
-                .take(3)
                 .map(|(p, prob)| {
                     format!(
                         "{} {:.1} %",
@@ -186,7 +185,6 @@ fn net_bench(size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String
                 })
                 .collect();
             out.push_str(&format!("position {evals}: {}\n", top.join(", ")));
-            let first = policy.first().map_or(0, |m| m.0 .0 as u64 + 1);
             checksum = checksum.wrapping_mul(1_000_003).wrapping_add(first);
         }
         evals += 1;

@@ -215,11 +215,9 @@ impl Engine {
             _ => return Err("syntax error".into()),
         };
         let b = game.board();
-        let mut policy = Net::builtin().policy(b);
-        policy.sort_by(|x, y| y.1.total_cmp(&x.1));
-        let lines: Vec<String> = policy
+        let lines: Vec<String> = Net::builtin()
+            .likeliest(b, n)
             .iter()
-            .take(n)
             .map(|&(p, prob)| format!("{} {:.1}", coord::to_gtp(b, Move::Play(p)), 100.0 * prob))
             .collect();
         Ok(lines.join("\n"))

@@ -195,6 +195,15 @@ impl Net {
         }
         out
     }
+
+    /// The `n` moves of [`Net::policy`] with the highest probability,
+    /// likeliest first.
+    pub fn likeliest(&self, b: &Board, n: usize) -> Vec<(Point, f32)> {
+        let mut policy = self.policy(b);
+        policy.sort_by(|x, y| y.1.total_cmp(&x.1));
+        policy.truncate(n);
+        policy
+    }
 }
 
 /// Where a board lies in the padded buffers: `c` values a cell, rows of
