@@ -32,17 +32,9 @@ def main(argv):
         return 2
     params = net.init(jax.random.PRNGKey(0), a.inputs, a.channels, a.layers)
 
-    def loss(ps, x, t):
-        return -jnp.mean(jnp.sum(t * jax.nn.log_softmax(net.logits(ps, x)), -1))
-
     opt = optax.adam(1e-3)
     state = opt.init(params)
-
-    @jax.jit
-    def step(ps, st, x, t):
-        value, grads = jax.value_and_grad(loss)(ps, x, t)
-        updates, st = opt.update(grads, st, ps)
-        return optax.apply_updates(ps, updates), st, value
+    step = net.train_step(net.logits, opt)
 
     rng = np.random.default_rng(0)
     x = jnp.asarray(rng.random((a.batch, 19, 19, a.inputs), dtype=np.float32))

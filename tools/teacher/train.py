@@ -100,18 +100,10 @@ def main(argv):
         mask = v[..., SENSIBLE].reshape(v.shape[0], -1)
         return jnp.where(mask > 0, net.logits(ps, v), -1e9)
 
-    def loss(ps, v, tt):
-        return -jnp.mean(jnp.sum(tt * jax.nn.log_softmax(logits(ps, v)), -1))
-
     steps = a.epochs * (len(xtr) // a.batch)
     opt = optax.adam(optax.cosine_decay_schedule(a.lr, max(steps, 1)))
     state = opt.init(params)
-
-    @jax.jit
-    def step(ps, st, v, tt):
-        value, grads = jax.value_and_grad(loss)(ps, v, tt)
-        updates, st = opt.update(grads, st, ps)
-        return optax.apply_updates(ps, updates), st, value
+    step = net.train_step(logits, opt)
 
     predict = jax.jit(logits)
 
