@@ -1,5 +1,7 @@
 //! The games the generic search ([`crate::search`]) plays, each with its
 //! own knowledge: for Go, the priors, the playout policy, patterns, ladder
-//! reading and the learnt prior.
+//! reading and the learnt prior; Atari Go reuses Go's board and ladders
+//! with its own rules, priors and playouts.
 
+pub mod atari_go;
 pub mod go;

@@ -435,6 +435,11 @@ impl Board {
     pub fn ko_point(&self) -> Option<Point> {
         (self.ko != NONE).then_some(Point(self.ko))
     }
+    /// Lifts the simple-ko ban, for rules that judge repetition
+    /// themselves (Atari Go's ko compares with the mover's own last stone).
+    pub fn forget_ko(&mut self) {
+        self.ko = NONE;
+    }
     /// Stones captured by `c` so far.
     pub fn captures_by(&self, c: Color) -> u32 {
         self.captures[c.index()]
