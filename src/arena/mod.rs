@@ -11,8 +11,11 @@
 //! - `sgf`, `json`, `stats`: the outputs; `spec`: player command lines;
 //!   `sys`: Ctrl-C and process-group kills; `date`: UTC dates; `start`:
 //!   games begun from the positions of an earlier match.
+//! - `codingame`: the referee and match of CodinGame-style games
+//!   (`--game atari-go`), on `process`, `spec`, `sys` and `stats`.
 
 mod arena_bot;
+pub mod codingame;
 pub mod date;
 mod gtp_player;
 mod json;

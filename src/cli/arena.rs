@@ -1,7 +1,10 @@
-//! `tengen arena` options: parsing, checking and the help text.
+//! `tengen arena` options: parsing, checking and the help text, for the Go
+//! arena (`--game go`, the default) and the CodinGame referee (`--game
+//! atari-go` or `clobber`), and the command's entry point.
 
 use super::{no_more_args, parse_flag, take_flag, ToolError};
-use crate::arena::{self, date, Config, GameConfig, PlayerSpec};
+use crate::arena::codingame::{self, Kind};
+use crate::arena::{self, date, Config, Failure, GameConfig, PlayerSpec};
 use crate::go::Rules;
 use crate::go::MAX_SIZE;
 use crate::protocol::field::Dialect;
@@ -10,9 +13,12 @@ use std::time::SystemTime;
 
 pub const HELP: &str = "\
 tengen arena: the local engine simulator. Plays games between two bots as
-the TheAIGames / Riddles.io Go referee does, and measures their strength.
+the TheAIGames / Riddles.io Go referee does (or, with --game atari-go or
+clobber, as CodinGame's referee of that game does), and measures their
+strength.
 
 usage: tengen arena [OPTIONS] PLAYER_A PLAYER_B
+       tengen arena --game atari-go|clobber [MATCH OPTIONS] PLAYER_A PLAYER_B
 
 A player is a command line, run without a shell (split on whitespace; '...'
 and \"...\" quote, \\ escapes), speaking the arena protocol on stdin/stdout;
@@ -30,9 +36,13 @@ are dropped as stale (noted in the SGF). A GTP engine gets boardsize,
 clear_board, komi, the moves it has not seen (`play B D4`) and `genmove`;
 `resign` loses the game; with a clock it also gets time_settings/time_left.
 
-Match:
+Match (both games):
+  --game G           go (default): the Go arena below; atari-go, clobber:
+                     CodinGame's Atari Go or Clobber (see the end of this
+                     text)
   --games N          games to play (default 2); colours alternate, A is
-                     black in the first game
+                     black in the first game (white in Clobber: A always
+                     moves first in the first game)
   --jobs K           games at once (default: cores / 2, at least 1, since
                      every game runs two bot processes)
   --seed S           seed of the match; game i records seed S + i
@@ -41,12 +51,12 @@ Match:
                      not hold a games.jsonl already
   --name-a NAME      names in the SGF, JSON and summary (default: the
   --name-b NAME      program's file name, the script's for an interpreter)
-  --clock-a on|off   whether the timebank is enforced on a player (default:
+  --clock-a on|off   (go only) whether the timebank is enforced on a player (default:
   --clock-b on|off   on for arena bots, off for GTP engines). A player
                      without clock is still shown the full bank in
                      `action move` and is waited for up to --hang-limit.
 
-Game:
+Game (go only):
   --size N           board size (default 19, at most 25)
   --komi K           komi, to white (default 7.5)
   --max-rounds R     the game stops when the round counter reaches R: each
@@ -109,7 +119,228 @@ difference with its 95 % error, average length, timeouts, illegal moves) is
 printed on stdout; a progress line goes to stderr when it is a terminal.
 Ctrl-C stops: no new game starts, games in progress are dropped and their
 bots killed, and the summary of the finished games is printed (exit 130).
+
+--game atari-go: CodinGame's Atari Go, 9x9, 80 turns (a pass is a turn),
+black first; more captures win, then more stones played, else a draw. The
+options that apply are the match options above (no gtp: players) and:
+  --first-ms MS      limit of a bot's first answer, counted from the start
+                     of its process (default 1000)
+  --turn-ms MS       limit of each later answer, counted from the moment
+                     its turn's input was sent (default 100)
+Each bot is started when its first turn comes and gets `myColor` (B or W)
+and `boardSize`; each turn, the opponent's last stone `x y` (-1 -1 on the
+first turn and after a pass), `myScore opponentScore` (stones captured)
+and the rows of the board, top to bottom, of B, W and `.`. It answers `x y`
+(column, row, from 0) or PASS. A late answer, an unreadable or illegal one
+(off the board, occupied, suicide, ko), a crash or end of output loses the
+game at once. DIR gets games.jsonl (per game: players, winner, the reason
+end, timeout, illegal or crash and who faulted, captures and stones, the
+moves, the answer times), the bots' logs and summary.txt (wins, score of A
+with a 95 % Wilson interval, faults by kind, slowest answers), also
+printed on stdout.
+
+--game clobber: CodinGame's Clobber, 8x8, the board full of stones in a
+checkerboard (a1 black); white moves first. A move takes an own stone onto
+an orthogonally adjacent enemy stone, which is removed. The player who has
+no move on their turn loses (the game ends without asking them); there
+are no draws (a game reaching 200 turns, impossible on 8x8, would be a
+draw with reason limit). The same options and limits as atari-go (first
+answer 1000 ms from the process start, then 100 ms; --first-ms,
+--turn-ms). Each bot is started when its first turn comes and gets
+`boardSize` (8) and `color` (w or b); each turn, the rows of the board,
+top to bottom, of w, b and `.`, the opponent's last move (`null` on
+white's first turn) and the number of its legal moves. It answers a move
+in chess notation, `e2e3` (the stone on e2 takes the one on e3), a comment
+after a space allowed and ignored, or `random`, for which the referee
+plays a random legal move (from the game's seed) and records that move. A
+late answer, an unreadable or illegal one (no own stone on the first
+square, no enemy stone on the second, squares not side by side), a crash
+or end of output loses at once. DIR gets games.jsonl (as for atari-go,
+with the stones left per colour and the final board), the bots' logs and
+summary.txt.
 ";
+
+/// The options of the Go arena only: refused with another game.
+const GO_ONLY: [&str; 15] = [
+    "--size",
+    "--komi",
+    "--max-rounds",
+    "--stop-after",
+    "--from",
+    "--from-move",
+    "--dialect",
+    "--bank",
+    "--per-move",
+    "--timeouts",
+    "--illegal",
+    "--hang-limit",
+    "--rules",
+    "--clock-a",
+    "--clock-b",
+];
+
+/// The options of the CodinGame referee only: refused with --game go.
+const CODINGAME_ONLY: [&str; 2] = ["--first-ms", "--turn-ms"];
+
+/// The first of `flags` given in `args` (as `--flag V` or `--flag=V`).
+fn given<'a>(args: &[String], flags: &[&'a str]) -> Option<&'a str> {
+    flags.iter().copied().find(|f| {
+        args.iter()
+            .any(|a| a == f || a.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+    })
+}
+
+/// `tengen arena ARGS`: parses them, plays the match, and returns what is
+/// left to print (the summary is printed as the match ends).
+pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(HELP.to_string());
+    }
+    let kind = match take_flag(&mut args, "--game")?.as_deref() {
+        None | Some("go") => None,
+        Some(v) => match Kind::from_name(v) {
+            Some(k) => Some(k),
+            None => {
+                return Err(ToolError::usage(format!(
+                    "--game: go, atari-go or clobber, not {v:?}"
+                )))
+            }
+        },
+    };
+    let result = match kind {
+        None => {
+            if let Some(f) = given(&args, &CODINGAME_ONLY) {
+                return Err(ToolError::usage(format!(
+                    "{f} is an option of --game atari-go and clobber, not of Go"
+                )));
+            }
+            let cfg = parse(args)?.expect("--help was handled");
+            arena::run(&cfg)
+        }
+        Some(kind) => codingame::run(&parse_codingame(args, kind)?),
+    };
+    result.map_err(|e| match e {
+        Failure::Io(m) => ToolError::input(m),
+        Failure::Taken(m) => ToolError::usage(m),
+        Failure::Interrupted(n) => ToolError {
+            message: format!("interrupted after {n} finished games"),
+            code: 130,
+        },
+    })?;
+    Ok(String::new())
+}
+
+/// The options of a CodinGame match (`--game` already taken out).
+pub fn parse_codingame(mut args: Vec<String>, kind: Kind) -> Result<codingame::Config, ToolError> {
+    if let Some(f) = given(&args, &GO_ONLY) {
+        return Err(ToolError::usage(format!(
+            "{f} is an option of Go only, not of --game {}",
+            kind.name()
+        )));
+    }
+    let common = common(&mut args)?;
+    let (first, turn) = kind.default_limits();
+    let first_ms = at_least(
+        "--first-ms",
+        parse_flag(&mut args, "--first-ms")?.unwrap_or(first),
+        1,
+    )?;
+    let turn_ms = at_least(
+        "--turn-ms",
+        parse_flag(&mut args, "--turn-ms")?.unwrap_or(turn),
+        1,
+    )?;
+    let players = players(args, common.names)?;
+    if let Some(p) = players.iter().find(|p| p.gtp) {
+        return Err(ToolError::usage(format!(
+            "player {}: --game {} plays no GTP engine: give a command line without gtp:",
+            p.label,
+            kind.name()
+        )));
+    }
+    Ok(codingame::Config {
+        kind,
+        players,
+        games: common.games,
+        jobs: common.jobs.min(common.games),
+        seed: common.seed,
+        out: common.out,
+        first_ms,
+        turn_ms,
+    })
+}
+
+/// The options every game takes.
+struct Common {
+    names: [Option<String>; 2],
+    games: usize,
+    jobs: usize,
+    seed: u64,
+    out: PathBuf,
+}
+
+fn common(args: &mut Vec<String>) -> Result<Common, ToolError> {
+    let names = [take_flag(args, "--name-a")?, take_flag(args, "--name-b")?];
+    let games = at_least("--games", parse_flag(args, "--games")?.unwrap_or(2), 1)?;
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let jobs = parse_flag(args, "--jobs")?.unwrap_or((cores / 2).max(1));
+    let jobs = at_least("--jobs", jobs, 1)?;
+    let seed = match parse_flag::<u64>(args, "--seed")? {
+        Some(s) => s,
+        None => SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    };
+    let out = take_flag(args, "--out")?.map_or_else(
+        || PathBuf::from("matches").join(date::stamp(SystemTime::now())),
+        PathBuf::from,
+    );
+    Ok(Common {
+        names,
+        games,
+        jobs,
+        seed,
+        out,
+    })
+}
+
+/// The two players left in `args` once every option is taken, named
+/// (`--name-a`, `--name-b`) and told apart if their names agree.
+fn players(
+    mut args: Vec<String>,
+    names: [Option<String>; 2],
+) -> Result<[PlayerSpec; 2], ToolError> {
+    if let Some(a) = args.iter().find(|a| a.starts_with('-') && a.len() > 1) {
+        return Err(ToolError::usage(format!(
+            "unknown option {a:?} (tengen arena --help lists them)"
+        )));
+    }
+    if args.len() != 2 {
+        return Err(ToolError::usage(format!(
+            "expected two players, got {}\n\nusage: tengen arena [OPTIONS] PLAYER_A PLAYER_B \
+             (tengen arena --help)",
+            args.len()
+        )));
+    }
+    let b_text = args.pop().expect("two players");
+    let a_text = args.pop().expect("two players");
+    no_more_args(&args)?;
+    let mut players = [
+        PlayerSpec::parse(&a_text, 'A').map_err(ToolError::usage)?,
+        PlayerSpec::parse(&b_text, 'B').map_err(ToolError::usage)?,
+    ];
+    for (p, name) in players.iter_mut().zip(names) {
+        if let Some(n) = name {
+            p.name = n;
+        }
+    }
+    if players[0].name == players[1].name {
+        for p in &mut players {
+            p.name = format!("{}-{}", p.name, p.label);
+        }
+    }
+    Ok(players)
+}
 
 fn on_off(args: &mut Vec<String>, name: &str) -> Result<Option<bool>, ToolError> {
     match take_flag(args, name)?.as_deref() {
@@ -135,28 +366,11 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
         return Ok(None);
     }
     // Flags first, so that only the two players are left.
-    let names = [
-        take_flag(&mut args, "--name-a")?,
-        take_flag(&mut args, "--name-b")?,
-    ];
+    let common = common(&mut args)?;
     let clocks = [
         on_off(&mut args, "--clock-a")?,
         on_off(&mut args, "--clock-b")?,
     ];
-    let games = at_least("--games", parse_flag(&mut args, "--games")?.unwrap_or(2), 1)?;
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let jobs = parse_flag(&mut args, "--jobs")?.unwrap_or((cores / 2).max(1));
-    let jobs = at_least("--jobs", jobs, 1)?;
-    let seed = match parse_flag::<u64>(&mut args, "--seed")? {
-        Some(s) => s,
-        None => SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
-    };
-    let out = take_flag(&mut args, "--out")?.map_or_else(
-        || PathBuf::from("matches").join(date::stamp(SystemTime::now())),
-        PathBuf::from,
-    );
     let size = parse_flag(&mut args, "--size")?.unwrap_or(19);
     if !(1..=MAX_SIZE).contains(&size) {
         return Err(ToolError::usage(format!("--size must be 1 to {MAX_SIZE}")));
@@ -237,44 +451,18 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
     let timeouts =
         parse_flag(&mut args, "--timeouts")?.unwrap_or(if rules.is_riddles() { 1 } else { 2 });
     let max_timeouts = at_least("--timeouts", timeouts, 1)?;
-    if let Some(a) = args.iter().find(|a| a.starts_with('-') && a.len() > 1) {
-        return Err(ToolError::usage(format!(
-            "unknown option {a:?} (tengen arena --help lists them)"
-        )));
-    }
-    if args.len() != 2 {
-        return Err(ToolError::usage(format!(
-            "expected two players, got {}\n\nusage: tengen arena [OPTIONS] PLAYER_A PLAYER_B \
-             (tengen arena --help)",
-            args.len()
-        )));
-    }
-    let b_text = args.pop().expect("two players");
-    let a_text = args.pop().expect("two players");
-    no_more_args(&args)?;
-    let mut players = [
-        PlayerSpec::parse(&a_text, 'A').map_err(ToolError::usage)?,
-        PlayerSpec::parse(&b_text, 'B').map_err(ToolError::usage)?,
-    ];
-    for (p, (name, clock)) in players.iter_mut().zip(names.into_iter().zip(clocks)) {
-        if let Some(n) = name {
-            p.name = n;
-        }
+    let mut players = players(args, common.names)?;
+    for (p, clock) in players.iter_mut().zip(clocks) {
         if let Some(c) = clock {
             p.clock = c;
         }
     }
-    if players[0].name == players[1].name {
-        for p in &mut players {
-            p.name = format!("{}-{}", p.name, p.label);
-        }
-    }
     Ok(Some(Config {
         players,
-        games,
-        jobs: jobs.min(games),
-        seed,
-        out,
+        games: common.games,
+        jobs: common.jobs.min(common.games),
+        seed: common.seed,
+        out: common.out,
         game: GameConfig {
             size,
             komi,
@@ -361,5 +549,91 @@ mod tests {
             assert!(parse(args(bad)).is_err(), "{bad:?}");
         }
         assert!(parse(args(&["--help"])).unwrap().is_none());
+    }
+
+    #[test]
+    fn atari_go_options() {
+        let c = parse_codingame(args(&["a", "b", "--games", "3"]), Kind::AtariGo).unwrap();
+        assert_eq!((c.games, c.first_ms, c.turn_ms), (3, 1000, 100));
+        assert_eq!([&c.players[0].name, &c.players[1].name], ["a", "b"]);
+        let o = "--first-ms 20000 --turn-ms=500 --jobs 8 --seed 5 --name-a x --out d a a";
+        let c = parse_codingame(args(&o.split(' ').collect::<Vec<_>>()), Kind::AtariGo).unwrap();
+        assert_eq!((c.first_ms, c.turn_ms, c.seed), (20_000, 500, 5));
+        assert_eq!((c.jobs, c.out.to_str()), (2, Some("d")));
+        assert_eq!([&c.players[0].name, &c.players[1].name], ["x", "a"]);
+        for (bad, why) in [
+            (
+                &["a", "b", "--size", "9"][..],
+                "--size is an option of Go only",
+            ),
+            (&["a", "b", "--komi=0"], "--komi is an option of Go only"),
+            (
+                &["a", "b", "--clock-a", "off"],
+                "--clock-a is an option of Go only",
+            ),
+            (&["a", "gtp:b"], "plays no GTP engine"),
+            (
+                &["a", "b", "--turn-ms", "0"],
+                "--turn-ms must be at least 1",
+            ),
+            (&["a", "b", "--frobnicate"], "unknown option"),
+            (&["a"], "expected two players"),
+        ] {
+            let e = parse_codingame(args(bad), Kind::AtariGo).unwrap_err();
+            assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+        }
+        // through the entry point: the game is chosen, the other's options refused
+        for (bad, why) in [
+            (
+                &["--game", "chess", "a", "b"][..],
+                "--game: go, atari-go or clobber",
+            ),
+            (
+                &["a", "b", "--first-ms", "5"],
+                "--first-ms is an option of --game atari-go",
+            ),
+            (
+                &["--game=atari-go", "a", "b", "--bank", "5"],
+                "--bank is an option of Go only",
+            ),
+        ] {
+            let e = run(args(bad)).unwrap_err();
+            assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+            assert_eq!(e.code, 2);
+        }
+        assert!(run(args(&["--game", "atari-go", "--help"]))
+            .unwrap()
+            .contains("--turn-ms"));
+    }
+
+    #[test]
+    fn clobber_options() {
+        let c = parse_codingame(args(&["a", "b"]), Kind::Clobber).unwrap();
+        assert_eq!(
+            (c.kind, c.games, c.first_ms, c.turn_ms),
+            (Kind::Clobber, 2, 1000, 100)
+        );
+        let o = "--first-ms 20000 --turn-ms 300 --games 4 --seed 2 a b";
+        let c = parse_codingame(args(&o.split(' ').collect::<Vec<_>>()), Kind::Clobber).unwrap();
+        assert_eq!(
+            (c.first_ms, c.turn_ms, c.games, c.seed),
+            (20_000, 300, 4, 2)
+        );
+        for (bad, why) in [
+            (
+                &["--game", "clobber", "a", "b", "--komi", "0"][..],
+                "--komi is an option of Go only, not of --game clobber",
+            ),
+            (&["--game=clobber", "a", "gtp:b"], "plays no GTP engine"),
+            (
+                &["--game", "clobber", "a", "b", "--first-ms", "0"],
+                "--first-ms must be at least 1",
+            ),
+        ] {
+            let e = run(args(bad)).unwrap_err();
+            assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+            assert_eq!(e.code, 2);
+        }
+        assert!(HELP.contains("--game clobber") && HELP.contains("`random`"));
     }
 }

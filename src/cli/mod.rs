@@ -39,6 +39,13 @@ usage:
   tengen planes [--size N] < POSITIONS
                          a policy network's input planes for move
                          sequences (tengen planes --help)
+  tengen atari-go [--player search|random|greedy] [--seed S]
+                 [--first-ms MS] [--turn-ms MS]
+                         the CodinGame Atari Go bot on stdin/stdout
+                         (MS: search time of the first turn and the rest)
+  tengen clobber [--player search|random|greedy|alphabeta[DEPTH]] [--seed S]
+                 [--first-ms MS] [--turn-ms MS]
+                         the CodinGame Clobber bot on stdin/stdout
   tengen random-bot [--seed S]
                          an arena bot playing uniformly random legal moves
   tengen arena ...       the local engine simulator (tengen arena --help)
@@ -99,6 +106,38 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
                 .map_err(ToolError::input)?;
             Ok(String::new())
         }
+        "atari-go" => {
+            let defaults = crate::protocol::atari_go::Options::default();
+            let opts = crate::protocol::atari_go::Options {
+                player: match take_flag(&mut args, "--player")? {
+                    Some(p) => p.parse().map_err(ToolError::usage)?,
+                    None => defaults.player,
+                },
+                seed: parse_flag(&mut args, "--seed")?
+                    .or_else(arena_seed)
+                    .unwrap_or(defaults.seed),
+                first_ms: parse_flag(&mut args, "--first-ms")?.unwrap_or(defaults.first_ms),
+                turn_ms: parse_flag(&mut args, "--turn-ms")?.unwrap_or(defaults.turn_ms),
+            };
+            no_more_args(&args)?;
+            exited(crate::protocol::atari_go::run(opts), "the Atari Go bot")
+        }
+        "clobber" => {
+            let defaults = crate::protocol::clobber::Options::default();
+            let opts = crate::protocol::clobber::Options {
+                player: match take_flag(&mut args, "--player")? {
+                    Some(p) => p.parse().map_err(ToolError::usage)?,
+                    None => defaults.player,
+                },
+                seed: parse_flag(&mut args, "--seed")?
+                    .or_else(arena_seed)
+                    .unwrap_or(defaults.seed),
+                first_ms: parse_flag(&mut args, "--first-ms")?.unwrap_or(defaults.first_ms),
+                turn_ms: parse_flag(&mut args, "--turn-ms")?.unwrap_or(defaults.turn_ms),
+            };
+            no_more_args(&args)?;
+            exited(crate::protocol::clobber::run(opts), "the Clobber bot")
+        }
         "random-bot" => {
             let seed = parse_flag(&mut args, "--seed")?
                 .or_else(arena_seed)
@@ -106,20 +145,7 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
             no_more_args(&args)?;
             exited(crate::protocol::run_random_bot(seed), "the random bot")
         }
-        "arena" => {
-            let Some(cfg) = arena::parse(args)? else {
-                return Ok(arena::HELP.to_string());
-            };
-            crate::arena::run(&cfg).map_err(|e| match e {
-                crate::arena::Failure::Io(m) => ToolError::input(m),
-                crate::arena::Failure::Taken(m) => ToolError::usage(m),
-                crate::arena::Failure::Interrupted(n) => ToolError {
-                    message: format!("interrupted after {n} finished games"),
-                    code: 130,
-                },
-            })?;
-            Ok(String::new())
-        }
+        "arena" => arena::run(args),
         "help" | "--help" | "-h" => Ok(HELP.to_string()),
         other => Err(ToolError::usage(format!(
             "unknown command {other:?}\n\n{HELP}"

@@ -1,0 +1,96 @@
+//! What the CodinGame referee needs of a game: the lines each player is
+//! sent, the judging of an answer, the end and its result. A seat is 0 for
+//! the player who moves first (black in Atari Go, white in Clobber), 1 for
+//! the other; the match loop decides which player sits where.
+
+/// A two-player game refereed the CodinGame way: one line of input at
+/// game start and a few each turn to the player to move, one line back.
+pub trait Refereed {
+    /// What each seat is called in records, seat 0 first (`black`, `white`).
+    fn seat_names(&self) -> [&'static str; 2];
+
+    /// The lines a player gets once, just before its first turn's lines.
+    fn initial_lines(&self, seat: usize) -> Vec<String>;
+
+    /// The seat to move.
+    fn to_move(&self) -> usize;
+
+    /// The lines sent to the seat to move at the start of its turn.
+    fn turn_lines(&self) -> Vec<String>;
+
+    /// Plays the answer of the seat to move. `Ok`: the move as the record
+    /// writes it (the move actually played, when the answer lets the
+    /// referee choose); `Err`: why it is refused (the answer loses the
+    /// game).
+    fn apply(&mut self, answer: &str) -> Result<String, String>;
+
+    /// Turns played so far.
+    fn turns(&self) -> u32;
+
+    /// Over: played to its end, or stopped at the referee's limit. The
+    /// referee asks no answer of a game over, so a game whose player to
+    /// move has no move (and has lost) says so here.
+    fn is_over(&self) -> bool;
+
+    /// Whether the game was stopped by a limit of the referee's own rather
+    /// than by the game's rules (recorded as reason `limit`).
+    fn at_limit(&self) -> bool {
+        false
+    }
+
+    /// The result once the game is over: `Some(Some(seat))` a win,
+    /// `Some(None)` a draw.
+    fn outcome(&self) -> Option<Option<usize>>;
+
+    /// The final state in one line, for the record and the summary.
+    fn describe(&self) -> String;
+
+    /// Game-specific fields of the game's JSON line: each key with its
+    /// value already written as JSON.
+    fn json_fields(&self) -> Vec<(String, String)>;
+}
+
+/// The games the referee knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    AtariGo,
+    Clobber,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 2] = [Kind::AtariGo, Kind::Clobber];
+
+    /// The kind named `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The name on the command line (`--game`) and in the records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::AtariGo => "atari-go",
+            Kind::Clobber => "clobber",
+        }
+    }
+
+    /// A new game, as CodinGame starts it. `seed` is the game's: what the
+    /// referee chooses itself (a `random` answer in Clobber) follows it.
+    pub fn new_game(self, seed: u64) -> Box<dyn Refereed> {
+        match self {
+            Kind::AtariGo => Box::new(super::atari_go::AtariGoGame::new()),
+            Kind::Clobber => Box::new(super::clobber::ClobberGame::new(seed)),
+        }
+    }
+
+    /// The time limits CodinGame gives, in ms: the first answer (process
+    /// start included) and each later one.
+    pub fn default_limits(self) -> (u64, u64) {
+        match self {
+            Kind::AtariGo | Kind::Clobber => (1000, 100),
+        }
+    }
+
+    pub fn seat_names(self) -> [&'static str; 2] {
+        self.new_game(0).seat_names()
+    }
+}

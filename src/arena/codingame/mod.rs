@@ -1,0 +1,169 @@
+//! `tengen arena --game atari-go|clobber`: a referee for CodinGame-style
+//! games, with the match around it. Each turn the player to move gets a
+//! few lines and answers one; a late answer (1000 ms for the first, process
+//! start included, then 100 ms), a refused one, a crash or end of output
+//! loses at once.
+//!
+//! - `game`: the [`Refereed`] trait a game implements and the [`Kind`]s
+//!   known; `atari_go`: Atari Go's; `clobber`: Clobber's.
+//! - `referee`: one game; `summary`: the JSON line and the summary.
+//! - here: the match, games run `jobs` at once on worker threads, each
+//!   finished game written at once so none is lost.
+
+mod atari_go;
+mod clobber;
+mod game;
+mod referee;
+mod summary;
+#[cfg(test)]
+mod tests;
+
+pub use game::{Kind, Refereed};
+
+use super::spec::PlayerSpec;
+use super::sys::{self, Stop};
+use super::Failure;
+use referee::{Record, Table};
+use std::fs::{self, File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+use summary::Summary;
+
+/// Everything a CodinGame match needs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub kind: Kind,
+    /// Players A and B: plain command lines (no `gtp:`).
+    pub players: [PlayerSpec; 2],
+    pub games: usize,
+    pub jobs: usize,
+    /// Game i's bots get `seed + i` in `TENGEN_ARENA_SEED`.
+    pub seed: u64,
+    pub out: PathBuf,
+    /// The limits of the first answer (process start included) and of each
+    /// later one, in ms.
+    pub first_ms: u64,
+    pub turn_ms: u64,
+}
+
+/// Runs the match and prints its summary (also written to summary.txt).
+/// An interrupted match or a fatal error still prints the summary of the
+/// games that finished.
+pub fn run(cfg: &Config) -> Result<(), Failure> {
+    if let Some(p) = cfg.players.iter().find(|p| p.gtp) {
+        return Err(Failure::Io(format!(
+            "player {}: {} is not played through GTP: give its command line without gtp:",
+            p.label,
+            cfg.kind.name()
+        )));
+    }
+    let out = &cfg.out;
+    fs::create_dir_all(out)
+        .map_err(|e| Failure::Io(format!("cannot create {}: {e}", out.display())))?;
+    let jsonl_path = out.join("games.jsonl");
+    if fs::metadata(&jsonl_path).is_ok_and(|m| m.len() > 0) {
+        return Err(Failure::Taken(format!(
+            "{} already exists: choose another --out",
+            jsonl_path.display()
+        )));
+    }
+    let mut jsonl = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&jsonl_path)
+        .map_err(|e| Failure::Io(format!("cannot open {}: {e}", jsonl_path.display())))?;
+
+    sys::catch_sigint();
+    let stop = Stop::new();
+    let next = AtomicUsize::new(0);
+    let names = cfg.players.clone().map(|p| p.name);
+    let mut summary = Summary::new(names, cfg.kind.seat_names());
+    let mut fatal: Option<String> = None;
+    let progress = std::io::stderr().is_terminal();
+    let table = Table {
+        kind: cfg.kind,
+        players: &cfg.players,
+        first: Duration::from_millis(cfg.first_ms),
+        turn: Duration::from_millis(cfg.turn_ms),
+        out,
+    };
+    let (tx, rx) = mpsc::channel::<Result<Option<Record>, String>>();
+
+    thread::scope(|s| {
+        for _ in 0..cfg.jobs.max(1) {
+            let (tx, stop, next, table) = (tx.clone(), stop.clone(), &next, &table);
+            s.spawn(move || loop {
+                if stop.is_set() {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= cfg.games {
+                    break;
+                }
+                let result = referee::play(table, i, cfg.seed.wrapping_add(i as u64), &stop);
+                let failed = result.is_err();
+                if tx.send(result).is_err() || failed {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            let rec = match result {
+                Ok(Some(rec)) => rec,
+                Ok(None) => continue,
+                Err(e) => {
+                    fatal.get_or_insert(e);
+                    stop.set();
+                    continue;
+                }
+            };
+            if let Err(e) = save(cfg, &rec, &mut jsonl) {
+                fatal.get_or_insert(e);
+                stop.set();
+            }
+            summary.add(&rec);
+            if progress {
+                eprint!("\r{}   ", summary.progress(cfg.games));
+            }
+        }
+    });
+    if progress && summary.games > 0 {
+        eprintln!();
+    }
+
+    let text = format!(
+        "match: {}, {} (A) vs {} (B), {} of {} games, first answer {} ms, later {} ms, seed {}\n{}results: {}\n",
+        cfg.kind.name(),
+        cfg.players[0].name,
+        cfg.players[1].name,
+        summary.games,
+        cfg.games,
+        cfg.first_ms,
+        cfg.turn_ms,
+        cfg.seed,
+        summary.text(),
+        out.display()
+    );
+    print!("{text}");
+    let _ = fs::write(out.join("summary.txt"), &text);
+    if let Some(e) = fatal {
+        return Err(Failure::Io(e));
+    }
+    if sys::interrupted() {
+        return Err(Failure::Interrupted(summary.games));
+    }
+    Ok(())
+}
+
+/// Appends a finished game's line to games.jsonl, flushed.
+fn save(cfg: &Config, rec: &Record, jsonl: &mut File) -> Result<(), String> {
+    let line = summary::game_line(rec, cfg.kind.name(), &cfg.players);
+    writeln!(jsonl, "{line}")
+        .and_then(|()| jsonl.flush())
+        .map_err(|e| format!("cannot append to games.jsonl: {e}"))
+}

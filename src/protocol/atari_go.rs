@@ -1,0 +1,325 @@
+//! `tengen atari-go`: the CodinGame Atari Go bot on stdin/stdout.
+//!
+//! It reads `myColor` and `boardSize`, then each turn the opponent's last
+//! stone (`x y`, `-1 -1` for none), the scores and the board's rows, and
+//! answers `x y` or `PASS`. It keeps its own game (the ko needs the
+//! history) and checks it against every board it is shown: a board that
+//! contradicts it is logged and the game resumed from the board. A line it
+//! cannot read is logged and its own game stands in for it; end of input
+//! ends the bot cleanly. The search answers on a [`Worker`] thread; when it
+//! is late or fails, the greedy move goes out instead.
+
+use super::worker::Worker;
+use crate::games::atari_go::player::{greedy_move, random_move, Kind, Report, Searcher};
+use crate::games::atari_go::AtariGo;
+use crate::go::{Board, Cell, Color, Move, Point, MAX_SIZE};
+use crate::search::rng::Rng;
+use crate::search::Budget;
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// How the bot plays.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub player: Kind,
+    pub seed: u64,
+    /// Search time of the first turn (whose limit, 1 000 ms, includes the
+    /// process start) and of each later one (limit 100 ms), in ms.
+    pub first_ms: u64,
+    pub turn_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            player: Kind::Search,
+            seed: 1,
+            first_ms: 500,
+            turn_ms: 70,
+        }
+    }
+}
+
+/// How long past its own deadline the search may answer before the
+/// fallback goes out: it stops within a playout of the deadline.
+const GRACE: Duration = Duration::from_millis(12);
+
+/// Runs the bot on stdin/stdout until end of input. Returns the exit code.
+pub fn run(opts: Options) -> i32 {
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    match serve(stdin.lock(), &mut out, &opts) {
+        Ok(()) => 0,
+        Err(e) => {
+            log::error!("cannot write the answer: {e}");
+            1
+        }
+    }
+}
+
+/// A search job: the game, the search's deadline, and the opponent's last
+/// stone when the ko history is unknown.
+type Job = (AtariGo, Instant, Option<Point>);
+
+/// Plays from `input` to `out` until end of input; fails only when `out`
+/// cannot be written.
+pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::Result<()> {
+    let mut lines = Lines(input.lines());
+    let Some(color_line) = lines.next() else {
+        return Ok(());
+    };
+    let mut me = parse_color(&color_line);
+    let size_line = lines.next();
+    let mut size = size_line.as_deref().and_then(parse_size);
+    let mut rng = Rng::new(opts.seed);
+    let seed = opts.seed;
+    let mut worker: Worker<Job, (Move, Report)> = Worker::new(Box::new(move || {
+        let mut searcher = Searcher::new(seed);
+        Box::new(move |(game, deadline, last): Job| {
+            searcher.choose(&game, Budget::until(deadline), |mv| {
+                allowed(&game, last, mv)
+            })
+        })
+    }));
+    let mut game: Option<AtariGo> = None;
+    let mut answered = 0u32;
+    loop {
+        let Some(last_line) = lines.next() else {
+            return Ok(());
+        };
+        let start = Instant::now();
+        let Some(scores_line) = lines.next() else {
+            return Ok(());
+        };
+        let n = *size.get_or_insert(9);
+        let mut rows = Vec::with_capacity(n);
+        for _ in 0..n {
+            match lines.next() {
+                Some(row) => rows.push(row),
+                None => return Ok(()),
+            }
+        }
+        let color = *me.get_or_insert_with(|| guess_color(&rows));
+        let turns = 2 * answered + (color == Color::White) as u32;
+        let last = parse_pair(&last_line);
+        let scores = parse_pair(&scores_line);
+        if last.is_none() {
+            log::warn!("cannot read the last move {last_line:?}");
+        }
+        if scores.is_none() {
+            log::warn!("cannot read the scores {scores_line:?}");
+        }
+        let (now, last_stone) = position(game.take(), n, color, turns, last, scores, &rows);
+        let search_ms = if answered == 0 {
+            opts.first_ms
+        } else {
+            opts.turn_ms
+        };
+        let deadline = start + Duration::from_millis(search_ms);
+        let fallback =
+            |rng: &mut Rng| greedy_move(&now, rng, |p| allowed(&now, last_stone, Move::Play(p)));
+        let mv = match opts.player {
+            Kind::Random => {
+                random_move(&now, &mut rng, |p| allowed(&now, last_stone, Move::Play(p)))
+            }
+            Kind::Greedy => fallback(&mut rng),
+            Kind::Search => match worker.ask((now.clone(), deadline, last_stone), deadline + GRACE)
+            {
+                Some((mv, report)) => {
+                    log::info!(
+                        "turn {}: {} after {} playouts ({} reused), win rate {:.2}",
+                        turns + 1,
+                        text(&now, mv),
+                        report.playouts,
+                        report.reused,
+                        report.winrate
+                    );
+                    mv
+                }
+                None => fallback(&mut rng),
+            },
+        };
+        let mv = if allowed(&now, last_stone, mv) {
+            mv
+        } else {
+            log::error!(
+                "refusing my own move {}: answering the fallback",
+                text(&now, mv)
+            );
+            fallback(&mut rng)
+        };
+        writeln!(out, "{}", text(&now, mv))?;
+        out.flush()?;
+        let mut next = now;
+        next.play_legal(mv);
+        game = Some(next);
+        answered += 1;
+    }
+}
+
+/// Whether the side to move may play `mv`: the rules, and for a game
+/// resumed without its history, no ko retake of the opponent's `last` stone.
+fn allowed(game: &AtariGo, last: Option<Point>, mv: Move) -> bool {
+    match mv {
+        Move::Pass => true,
+        Move::Play(p) => {
+            let unknown = game.ko_unknown(game.to_move());
+            game.is_legal(p) && !(unknown && last.is_some_and(|l| game.resumed_ko(p, l)))
+        }
+    }
+}
+
+/// The game this turn: ours moved on by the opponent's stone when the board
+/// shown agrees with it, else resumed from the board shown. Returns it and
+/// the opponent's last stone where the ko history is unknown.
+fn position(
+    ours: Option<AtariGo>,
+    size: usize,
+    me: Color,
+    turns: u32,
+    last: Option<(i64, i64)>,
+    scores: Option<(i64, i64)>,
+    rows: &[String],
+) -> (AtariGo, Option<Point>) {
+    let mut expected = ours.unwrap_or_else(|| AtariGo::new(size));
+    let last_point = last.and_then(|(x, y)| expected.board().try_point(x, y));
+    if expected.turns() < turns {
+        // the opponent's turn: a stone, or a pass (`-1 -1`)
+        let mv = match (last, last_point) {
+            (Some((-1, -1)), _) => Some(Move::Pass),
+            (_, Some(p)) => Some(Move::Play(p)),
+            _ => None,
+        };
+        if let Some(mv) = mv {
+            if let Err(e) = expected.play(mv) {
+                log::warn!("the opponent's move {last:?} is illegal here ({e})");
+            }
+        }
+    }
+    let cells = read_rows(rows, size);
+    let my_scores = scores.map(|(a, b)| (a.max(0) as u32, b.max(0) as u32));
+    let agrees = |g: &AtariGo| {
+        let board_ok = cells.as_ref().is_none_or(|c| *c == g.board().cells());
+        let scores_ok = my_scores.is_none_or(|s| s == (g.captures(me), g.captures(me.opp())));
+        board_ok && scores_ok && g.turns() == turns && g.to_move() == me
+    };
+    if agrees(&expected) {
+        return (expected, None);
+    }
+    let board = cells.and_then(|c| Board::from_cells(size, size, &c).ok());
+    let Some(board) = board else {
+        log::warn!("the board shown is unreadable; playing on my own");
+        return (expected, None);
+    };
+    log::warn!("the board shown differs from mine: resuming from it");
+    let (mine, theirs) = my_scores.unwrap_or((expected.captures(me), expected.captures(me.opp())));
+    let captures = match me {
+        Color::Black => [mine, theirs],
+        Color::White => [theirs, mine],
+    };
+    let game = AtariGo::resume(board, me, turns, captures);
+    (game, last_point)
+}
+
+/// The rows as cells, if they are `size` rows of `size` cells of
+/// `B`/`W`/`.` (case aside).
+fn read_rows(rows: &[String], size: usize) -> Option<Vec<Cell>> {
+    let mut cells = Vec::with_capacity(size * size);
+    for (y, row) in rows.iter().enumerate() {
+        let row = row.trim();
+        if row.chars().count() != size {
+            log::warn!("row {y} {row:?} is not {size} cells");
+            return None;
+        }
+        for ch in row.chars() {
+            cells.push(match ch.to_ascii_uppercase() {
+                'B' => Cell::Black,
+                'W' => Cell::White,
+                '.' => Cell::Empty,
+                _ => {
+                    log::warn!("row {y} {row:?}: unknown cell {ch:?}");
+                    return None;
+                }
+            });
+        }
+    }
+    Some(cells)
+}
+
+/// The answer as CodinGame reads it.
+fn text(game: &AtariGo, mv: Move) -> String {
+    match mv {
+        Move::Pass => "PASS".to_string(),
+        Move::Play(p) => {
+            let (x, y) = game.board().xy(p);
+            format!("{x} {y}")
+        }
+    }
+}
+
+fn parse_color(line: &str) -> Option<Color> {
+    match line.trim() {
+        "B" | "b" => Some(Color::Black),
+        "W" | "w" => Some(Color::White),
+        other => {
+            log::warn!("cannot read my colour {other:?}: guessing it from the board");
+            None
+        }
+    }
+}
+
+fn parse_size(line: &str) -> Option<usize> {
+    match line.trim().parse::<usize>() {
+        Ok(n) if (2..=MAX_SIZE).contains(&n) => Some(n),
+        _ => {
+            log::warn!("cannot read the board size {line:?}: guessing it from the rows");
+            None
+        }
+    }
+}
+
+fn parse_pair(line: &str) -> Option<(i64, i64)> {
+    let mut words = line.split_whitespace().map(str::parse::<i64>);
+    match (words.next(), words.next(), words.next()) {
+        (Some(Ok(a)), Some(Ok(b)), None) => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// Whose turn it is by the stones on the board: black's when both have as
+/// many (no captures, no passes assumed).
+fn guess_color(rows: &[String]) -> Color {
+    let count = |c: char| rows.iter().map(|r| r.matches(c).count()).sum::<usize>();
+    if count('B') > count('W') {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Input lines, blank ones skipped; a line that is not UTF-8 comes as
+/// an unreadable one, another read error is logged and ends input.
+struct Lines<B: BufRead>(io::Lines<B>);
+
+impl<B: BufRead> Lines<B> {
+    fn next(&mut self) -> Option<String> {
+        loop {
+            match self.0.next()? {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => return Some(line),
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    // the bytes are consumed: an unreadable line in their place
+                    log::warn!("a line is not UTF-8");
+                    return Some("\u{fffd}".to_string());
+                }
+                Err(e) => {
+                    log::error!("cannot read input: {e}");
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
