@@ -1,0 +1,154 @@
+use super::*;
+
+fn args(s: &[&str]) -> Vec<String> {
+    s.iter().map(|a| a.to_string()).collect()
+}
+
+#[test]
+fn defaults_and_players() {
+    let c = parse(args(&["./bot", "gtp:gnugo --mode gtp", "--games", "4"]))
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.games, 4);
+    assert_eq!(c.game.size, 19);
+    assert_eq!(c.game.max_rounds, 250);
+    assert_eq!((c.game.bank_ms, c.game.per_move_ms), (10_000, 200));
+    assert_eq!(c.game.max_timeouts, 2);
+    assert!(c.players[0].clock && !c.players[1].clock);
+    assert_eq!(c.players[1].argv, ["gnugo", "--mode", "gtp"]);
+    let c = parse(args(&[
+        "bot",
+        "bot",
+        "--rules",
+        "riddles",
+        "--clock-b",
+        "on",
+    ]))
+    .unwrap()
+    .unwrap();
+    assert_eq!(c.game.max_timeouts, 1);
+    assert_eq!(c.game.dialect, Dialect::Riddles);
+    assert_eq!([&c.players[0].name, &c.players[1].name], ["bot-A", "bot-B"]);
+    // each of dialect and rules defaults to the other's
+    let c = parse(args(&["bot", "bot", "--dialect", "riddles"]))
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.game.rules, Rules::Riddles103);
+    let c = parse(args(&["bot", "bot", "--rules", "riddles-1.0.2"]))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (c.game.dialect, c.game.rules),
+        (Dialect::Riddles, Rules::Riddles102)
+    );
+    let c = parse(args(&["bot", "bot"])).unwrap().unwrap();
+    assert_eq!(
+        (c.game.dialect, c.game.rules),
+        (Dialect::TheAiGames, Rules::Standard)
+    );
+}
+
+#[test]
+fn bad_arguments() {
+    for bad in [
+        &["a"][..],
+        &["a", "b", "c"],
+        &["a", "b", "--size", "0"],
+        &["a", "b", "--size", "26"],
+        &["a", "b", "--frobnicate"],
+        &["a", "b", "--dialect", "x"],
+        &["a", "b", "--games"],
+        &["a", "b", "--bank", "-5"],
+        &["a", "b", "--clock-a", "maybe"],
+        &["a", "'b"],
+    ] {
+        assert!(parse(args(bad)).is_err(), "{bad:?}");
+    }
+    assert!(parse(args(&["--help"])).unwrap().is_none());
+}
+
+#[test]
+fn atari_go_options() {
+    let c = parse_codingame(args(&["a", "b", "--games", "3"]), Kind::AtariGo).unwrap();
+    assert_eq!((c.games, c.first_ms, c.turn_ms), (3, 1000, 100));
+    assert_eq!([&c.players[0].name, &c.players[1].name], ["a", "b"]);
+    let o = "--first-ms 20000 --turn-ms=500 --jobs 8 --seed 5 --name-a x --out d a a";
+    let c = parse_codingame(args(&o.split(' ').collect::<Vec<_>>()), Kind::AtariGo).unwrap();
+    assert_eq!((c.first_ms, c.turn_ms, c.seed), (20_000, 500, 5));
+    assert_eq!((c.jobs, c.out.to_str()), (2, Some("d")));
+    assert_eq!([&c.players[0].name, &c.players[1].name], ["x", "a"]);
+    for (bad, why) in [
+        (
+            &["a", "b", "--size", "9"][..],
+            "--size is an option of Go only",
+        ),
+        (&["a", "b", "--komi=0"], "--komi is an option of Go only"),
+        (
+            &["a", "b", "--clock-a", "off"],
+            "--clock-a is an option of Go only",
+        ),
+        (&["a", "gtp:b"], "plays no GTP engine"),
+        (
+            &["a", "b", "--turn-ms", "0"],
+            "--turn-ms must be at least 1",
+        ),
+        (&["a", "b", "--frobnicate"], "unknown option"),
+        (&["a"], "expected two players"),
+    ] {
+        let e = parse_codingame(args(bad), Kind::AtariGo).unwrap_err();
+        assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+    }
+    // through the entry point: the game is chosen, the other's options refused
+    for (bad, why) in [
+        (
+            &["--game", "chess", "a", "b"][..],
+            "--game: go, atari-go or clobber",
+        ),
+        (
+            &["a", "b", "--first-ms", "5"],
+            "--first-ms is an option of --game atari-go",
+        ),
+        (
+            &["--game=atari-go", "a", "b", "--bank", "5"],
+            "--bank is an option of Go only",
+        ),
+    ] {
+        let e = run(args(bad)).unwrap_err();
+        assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+        assert_eq!(e.code, 2);
+    }
+    assert!(run(args(&["--game", "atari-go", "--help"]))
+        .unwrap()
+        .contains("--turn-ms"));
+}
+
+#[test]
+fn clobber_options() {
+    let c = parse_codingame(args(&["a", "b"]), Kind::Clobber).unwrap();
+    assert_eq!(
+        (c.kind, c.games, c.first_ms, c.turn_ms),
+        (Kind::Clobber, 2, 1000, 100)
+    );
+    let o = "--first-ms 20000 --turn-ms 300 --games 4 --seed 2 a b";
+    let c = parse_codingame(args(&o.split(' ').collect::<Vec<_>>()), Kind::Clobber).unwrap();
+    assert_eq!(
+        (c.first_ms, c.turn_ms, c.games, c.seed),
+        (20_000, 300, 4, 2)
+    );
+    for (bad, why) in [
+        (
+            &["--game", "clobber", "a", "b", "--komi", "0"][..],
+            "--komi is an option of Go only, not of --game clobber",
+        ),
+        (&["--game=clobber", "a", "gtp:b"], "plays no GTP engine"),
+        (
+            &["--game", "clobber", "a", "b", "--first-ms", "0"],
+            "--first-ms must be at least 1",
+        ),
+    ] {
+        let e = run(args(bad)).unwrap_err();
+        assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+        assert_eq!(e.code, 2);
+    }
+    assert!(HELP.contains("--game clobber") && HELP.contains("`random`"));
+}
