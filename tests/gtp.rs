@@ -269,3 +269,227 @@ fn the_policy_network_shows_its_likeliest_moves() {
     assert_eq!(e.fails("tengen-policy 3 4"), "syntax error");
     assert_eq!(e.ok("known_command tengen-policy"), "true");
 }
+
+/// Reads one line of output (without its end of line).
+fn line(e: &mut Engine) -> String {
+    let mut l = String::new();
+    assert!(e.stdout.read_line(&mut l).unwrap() > 0, "end of output");
+    l.trim_end_matches('\n').to_string()
+}
+
+fn send(e: &mut Engine, command: &str) {
+    let stdin = e.stdin.as_mut().unwrap();
+    writeln!(stdin, "{command}").unwrap();
+    stdin.flush().unwrap();
+}
+
+/// Checks an `info` line as Leela Zero writes it: every root move with its
+/// visits, win rate, prior and lower bound in ten-thousandths, its rank
+/// and its line, most visited first; returns the moves.
+fn check_info(text: &str, game: &Game) -> Vec<String> {
+    assert!(text.starts_with("info move "), "{text:?}");
+    let mut moves = Vec::new();
+    let mut last_visits = u32::MAX;
+    for (order, item) in text.split("info ").skip(1).enumerate() {
+        let w: Vec<&str> = item.split_whitespace().collect();
+        let keys = ["move", "visits", "winrate", "prior", "lcb", "order", "pv"];
+        for (k, key) in keys.iter().enumerate() {
+            assert_eq!(w.get(2 * k), Some(key), "{item:?}");
+        }
+        let visits: u32 = w[3].parse().unwrap();
+        assert!(visits > 0 && visits <= last_visits, "{item:?}");
+        last_visits = visits;
+        for k in [5, 7, 9] {
+            assert!(w[k].parse::<u32>().unwrap() <= 10_000, "{item:?}");
+        }
+        assert_eq!(w[11], order.to_string());
+        assert_eq!(w[13], w[1], "the line starts with the move: {item:?}");
+        let mv = coord::from_gtp(game.board(), w[1]).expect("a vertex");
+        assert!(game.is_legal(mv), "{item:?}");
+        moves.push(w[1].to_string());
+    }
+    moves
+}
+
+#[test]
+fn lz_analyze_streams_until_the_next_command() {
+    let mut e = Engine::quick();
+    e.ok("boardsize 9");
+    e.ok("clear_board");
+    e.ok("play b E5");
+    let mut g = Game::new(9, 9, 7.5);
+    g.play(Move::Play(g.board().point(4, 4))).unwrap();
+    send(&mut e, "7 lz-analyze 5");
+    assert_eq!(line(&mut e), "=7");
+    for _ in 0..3 {
+        check_info(&line(&mut e), &g);
+    }
+    // any command stops it: the answer ends with a blank line first
+    send(&mut e, "8 name");
+    loop {
+        let l = line(&mut e);
+        if l.is_empty() {
+            break;
+        }
+        check_info(&l, &g);
+    }
+    assert_eq!(line(&mut e), "=8 tengen");
+    assert_eq!(line(&mut e), "");
+    // the colour tag analyses for that side; bad tags are refused
+    send(&mut e, "lz-analyze b interval 5");
+    assert_eq!(line(&mut e), "=");
+    let mut black = g.clone();
+    black.set_to_move(Color::Black);
+    check_info(&line(&mut e), &black);
+    assert!(!e.raw("name").is_empty());
+    assert_eq!(e.fails("lz-analyze sideways"), "cannot parse analyze tags");
+    assert_eq!(e.exit_code(), Some(0));
+}
+
+#[test]
+fn lz_genmove_analyze_plays_after_its_info_lines() {
+    let mut e = Engine::start(&["--seconds", "0.3"]);
+    e.ok("boardsize 9");
+    e.ok("clear_board");
+    send(&mut e, "3 lz-genmove_analyze b 5");
+    assert_eq!(line(&mut e), "=3");
+    let g = Game::new(9, 9, 7.5);
+    let played = loop {
+        let l = line(&mut e);
+        match l.strip_prefix("play ") {
+            Some(v) => break v.to_string(),
+            None => {
+                check_info(&l, &g);
+            }
+        }
+    };
+    assert_eq!(line(&mut e), "");
+    // the move is on the board
+    assert_eq!(e.fails(&format!("play w {played}")), "illegal move");
+    assert_eq!(e.exit_code(), Some(0));
+}
+
+#[test]
+fn handicap_commands_follow_the_specification() {
+    let mut e = Engine::quick();
+    assert_eq!(e.ok("fixed_handicap 4"), "D4 Q16 D16 Q4");
+    assert_eq!(e.fails("fixed_handicap 2"), "board not empty");
+    e.ok("clear_board");
+    assert_eq!(e.fails("fixed_handicap 10"), "invalid number of stones");
+    assert_eq!(e.fails("fixed_handicap 1"), "invalid number of stones");
+    assert_eq!(e.ok("fixed_handicap 9").split(' ').count(), 9);
+    // white moves next; undo cannot take a handicap stone back
+    let w = e.ok("genmove w");
+    assert_eq!(e.fails(&format!("play b {w}")), "illegal move");
+    e.ok("undo");
+    assert_eq!(e.fails("undo"), "cannot undo");
+    e.ok("clear_board");
+    let placed = e.ok("place_free_handicap 12");
+    assert_eq!(placed.split(' ').count(), 12, "{placed}");
+    e.ok("clear_board");
+    assert!(e.fails("set_free_handicap D4 D4").contains("repeated"));
+    assert!(e.fails("set_free_handicap D4 Z99").contains("vertex"));
+    e.ok("set_free_handicap D4 Q16 K10");
+    assert_eq!(e.fails("play b K10"), "illegal move");
+    e.ok("boardsize 5");
+    assert_eq!(e.fails("fixed_handicap 2"), "invalid number of stones");
+    assert_eq!(e.exit_code(), Some(0));
+}
+
+#[test]
+fn sgf_records_are_written_and_loaded() {
+    let dir = std::env::temp_dir().join(format!("tengen-gtp-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.sgf");
+    let mut e = Engine::quick();
+    e.ok("boardsize 9");
+    e.ok("clear_board");
+    e.ok("komi 6.5");
+    e.ok("fixed_handicap 2");
+    for (c, v) in [("w", "E5"), ("b", "D5"), ("w", "pass"), ("b", "F5")] {
+        e.ok(&format!("play {c} {v}"));
+    }
+    let sgf = e.ok("printsgf");
+    assert!(sgf.contains("SZ[9]") && sgf.contains("KM[6.5]"), "{sgf}");
+    assert!(sgf.contains("AB[cg][gc]"), "{sgf}");
+    assert!(sgf.contains(";W[ee];B[de];W[];B[fe])"), "{sgf}");
+    let board = e.ok("showboard");
+    e.ok(&format!("printsgf {}", file.display()));
+    e.ok("boardsize 19");
+    e.ok(&format!("loadsgf {}", file.display()));
+    assert_eq!(e.ok("showboard"), board);
+    // up to move 3: two moves played, black's D5 the last
+    e.ok(&format!("loadsgf {} 3", file.display()));
+    let before = e.ok("showboard");
+    assert!(before.contains(" 5 . . . X O . . . ."), "{before}");
+    e.ok("play w pass");
+    assert!(e
+        .fails("loadsgf /nonexistent/x.sgf")
+        .contains("cannot load file"));
+    std::fs::write(dir.join("bad.sgf"), "(;SZ[9];B[zz])").unwrap();
+    let bad = dir.join("bad.sgf");
+    assert!(e
+        .fails(&format!("loadsgf {}", bad.display()))
+        .contains("cannot load file"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(e.exit_code(), Some(0));
+}
+
+#[test]
+fn dead_stones_are_listed_scored_and_cleaned_up() {
+    let mut e = Engine::quick();
+    e.ok("boardsize 7");
+    e.ok("clear_board");
+    e.ok("komi 0.5");
+    // a black wall down the C file and a white stone in atari on the
+    // right edge, G4, with its last liberty at F4: dead
+    for v in ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "G3", "G5"] {
+        e.ok(&format!("play b {v}"));
+    }
+    e.ok("play w G4");
+    let dead = e.ok("final_status_list dead");
+    assert!(dead.lines().any(|l| l == "G4"), "{dead:?}");
+    assert!(!dead.contains('C'), "{dead:?}");
+    let alive = e.ok("final_status_list alive");
+    assert!(alive.contains("C1"), "{alive:?}");
+    assert!(e.fails("final_status_list maybe").contains("syntax"));
+    // G4 off the board, black owns all 49 points
+    assert_eq!(e.ok("final_score"), "B+48.5");
+    // cleanup does not pass while G4 stands
+    let mv = e.ok("kgs-genmove_cleanup b");
+    assert_ne!(mv.to_lowercase(), "pass");
+    assert_eq!(e.exit_code(), Some(0));
+}
+
+#[test]
+fn gogui_analyze_commands_are_known_and_answer() {
+    let mut e = Engine::quick();
+    e.ok("boardsize 9");
+    e.ok("clear_board");
+    e.ok("play b E5");
+    let list = e.ok("gogui-analyze_commands");
+    for entry in list.lines() {
+        let command = entry.split('/').nth(2).unwrap().split(' ').next().unwrap();
+        assert_eq!(e.ok(&format!("known_command {command}")), "true", "{entry}");
+    }
+    let own = e.ok("tengen-ownership");
+    assert!(own.starts_with("INFLUENCE "), "{own}");
+    assert_eq!(own.split_whitespace().count(), 1 + 2 * 81);
+    let pv = e.ok("tengen-pv");
+    assert!(pv.starts_with("VAR w "), "{pv}");
+    let map = e.ok("tengen-policy-map");
+    assert!(map.lines().any(|l| l.starts_with("COLOR #")), "{map}");
+    assert!(map.lines().any(|l| l.starts_with("LABEL ")), "{map}");
+    for ok in [
+        "none",
+        "absolute 600",
+        "byoyomi 600 30 5",
+        "canadian 600 300 25",
+    ] {
+        e.ok(&format!("kgs-time_settings {ok}"));
+    }
+    for bad in ["", "sudden", "absolute", "canadian 600 300", "absolute -5"] {
+        assert_eq!(e.fails(&format!("kgs-time_settings {bad}")), "syntax error");
+    }
+    assert_eq!(e.exit_code(), Some(0));
+}

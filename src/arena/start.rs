@@ -68,6 +68,9 @@ pub fn load(dir: &Path, k: usize, size: usize, rules: Rules) -> Result<Vec<Start
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
         let rec = read_sgf(&text).map_err(|e| format!("{name}: {e}"))?;
+        if !rec.setup.is_empty() {
+            return Err(format!("{name}: setup stones are not supported"));
+        }
         if rec.size != size {
             return Err(format!(
                 "{name}: a {0}x{0} game, the match is {size}x{size}",

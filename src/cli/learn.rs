@@ -66,6 +66,11 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
         let text =
             std::fs::read_to_string(path).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
         let record = read_sgf(&text).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
+        if !record.setup.is_empty() {
+            return Err(ToolError::input(format!(
+                "{path}: setup stones are not supported"
+            )));
+        }
         let held = holdout > 0 && games % holdout == holdout - 1;
         let into = if held { &mut test } else { &mut train };
         let positions = positions(&record, player.as_deref(), teacher, &mut ids, &mut names)

@@ -9,15 +9,20 @@ pub struct Record {
     pub black: String,
     pub white: String,
     pub moves: Vec<(Color, Option<(usize, usize)>)>,
+    /// Stones set up before the first move (AB, AW: handicap stones).
+    pub setup: Vec<(Color, (usize, usize))>,
+    /// The komi (KM), if given.
+    pub komi: Option<f32>,
     /// For each move, the point a teacher prefers in the position before
     /// it, if the record says (the private property `TM` in the move's
     /// node, as `tools/teacher/to_sgf.py` writes it).
     pub teacher: Vec<Option<(usize, usize)>>,
 }
 
-/// Reads the main line of an SGF game: SZ, PB, PW and the B/W moves.
-/// Setup stones (AB, AW, AE) are refused: replaying the moves alone would
-/// give another position.
+/// Reads the main line of an SGF game: SZ, KM, PB, PW, the stones set up
+/// before the first move (AB, AW) and the B/W moves. Other setup (AE, or
+/// AB/AW after a move) is refused. Readers that replay the moves alone
+/// must refuse a record with `setup` stones themselves.
 pub fn read_sgf(text: &str) -> Result<Record, String> {
     let mut rec = Record {
         size: 19,
@@ -25,6 +30,8 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
         white: String::new(),
         moves: Vec::new(),
         teacher: Vec::new(),
+        setup: Vec::new(),
+        komi: None,
     };
     let body = text.trim_start();
     if !body.starts_with("(;") {
@@ -97,7 +104,26 @@ fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
         }
         "PB" => rec.black = value.to_string(),
         "PW" => rec.white = value.to_string(),
-        "AB" | "AW" | "AE" => return Err(format!("{ident}: setup stones are not supported")),
+        "KM" => {
+            let komi = value.trim().parse::<f32>().ok().filter(|k| k.is_finite());
+            rec.komi = Some(komi.ok_or_else(|| format!("KM[{value}]: not a komi"))?);
+        }
+        "AB" | "AW" if rec.moves.is_empty() => {
+            let color = if ident == "AB" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let p = point(value.as_bytes())
+                .filter(|&(x, y)| x < rec.size && y < rec.size)
+                .ok_or_else(|| format!("{ident}[{value}]: not a point of the board"))?;
+            rec.setup.push((color, p));
+        }
+        "AB" | "AW" | "AE" => {
+            return Err(format!(
+                "{ident}: setup stones are supported only before the first move"
+            ))
+        }
         "B" | "W" => {
             let color = if ident == "B" {
                 Color::Black
@@ -162,7 +188,19 @@ mod tests {
         );
         assert!(read_sgf("GM[1]").is_err());
         assert!(read_sgf("(;SZ[9];B[cc").is_err());
-        assert!(read_sgf("(;SZ[9]AB[cc];B[dd])").is_err());
+        assert!(read_sgf("(;SZ[9];B[cc]AB[dd])").is_err());
+        assert!(read_sgf("(;SZ[9]AE[cc];B[dd])").is_err());
+        assert!(read_sgf("(;SZ[9]AB[jj])").is_err());
+        let h = read_sgf("(;SZ[9]KM[0.5]AB[cc][gg]AW[ee];W[dd])").unwrap();
+        assert_eq!(h.komi, Some(0.5));
+        assert_eq!(
+            h.setup,
+            vec![
+                (Color::Black, (2, 2)),
+                (Color::Black, (6, 6)),
+                (Color::White, (4, 4))
+            ]
+        );
         assert!(read_sgf("(;SZ[99])").is_err());
         assert!(read_sgf("(;B[c])").is_err());
         let off = read_sgf("(;SZ[9];B[cc];W[ji])").err().unwrap();

@@ -1,14 +1,23 @@
-//! `tengen gtp`: a GTP version 2 engine on stdin/stdout, for GoGui, Sabaki
-//! and twogtp-style drivers. Scoring is the arena's: Tromp-Taylor area, the
-//! position counted as it stands.
+//! `tengen gtp`: a GTP version 2 engine on stdin/stdout, for GoGui, Sabaki,
+//! Lizzie and match controllers. Play is scored as the arena scores it:
+//! Tromp-Taylor area, the position counted as it stands; `final_score`
+//! and `final_status_list` take off the stones the playouts call dead.
+//!
+//! This file holds the engine's state, the basic commands and the input
+//! loop; [`analyze`] the analysis for GUIs and the end of a game,
+//! [`setup`] the handicap, SGF records and KGS's time settings.
+
+mod analyze;
+mod setup;
 
 use super::gtp_clock::{seconds, GtpClock};
 use super::thinker::Thinker;
 use crate::games::go::net::Net;
-use crate::games::go::Config;
-use crate::go::{coord, score, Color, Game, Move, MAX_SIZE};
+use crate::games::go::{Config, Searcher};
+use crate::go::{coord, Color, Game, Move, MAX_SIZE};
 use crate::search::Horizon;
-use std::io::Write;
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 const COMMANDS: &[&str] = &[
@@ -29,6 +38,20 @@ const COMMANDS: &[&str] = &[
     "final_score",
     "time_settings",
     "time_left",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "loadsgf",
+    "printsgf",
+    "final_status_list",
+    "kgs-genmove_cleanup",
+    "kgs-time_settings",
+    "lz-analyze",
+    "lz-genmove_analyze",
+    "gogui-analyze_commands",
+    "tengen-ownership",
+    "tengen-pv",
+    "tengen-policy-map",
     "tengen-policy",
 ];
 
@@ -36,8 +59,18 @@ pub struct Engine {
     size: usize,
     komi: f32,
     game: Game,
+    /// The game as it began (handicap or set-up stones), for `undo`.
+    initial: Game,
+    /// The stones set up before the first move, for `printsgf`.
+    setup: Vec<(Color, (usize, usize))>,
     clock: GtpClock,
+    /// A move's time while the controller sets none.
+    move_time: Duration,
     thinker: Thinker,
+    /// The search behind analysis (`lz-analyze`, ownership), apart from
+    /// the thinker's, which plays.
+    analyzer: Searcher,
+    config: Config,
     /// The game after our last `genmove`, to ponder once the reply is out.
     after_answer: Option<Game>,
 }
@@ -65,12 +98,18 @@ impl Engine {
 
     /// An engine whose search runs with `config`.
     pub fn with_config(default_move_time: Duration, config: Config) -> Engine {
+        let game = Game::new(19, 19, 7.5);
         Engine {
             size: 19,
             komi: 7.5,
-            game: Game::new(19, 19, 7.5),
+            initial: game.clone(),
+            game,
+            setup: Vec::new(),
             clock: GtpClock::new(default_move_time),
-            thinker: Thinker::new(config),
+            move_time: default_move_time,
+            analyzer: Searcher::new(config.clone()),
+            thinker: Thinker::new(config.clone()),
+            config,
             after_answer: None,
         }
     }
@@ -127,14 +166,21 @@ impl Engine {
             "undo" => self.undo(),
             "showboard" => Ok(format!("\n{}", self.diagram())),
             "tengen-policy" => self.policy(args),
-            "final_score" => {
-                let margin = self.game.board().area_score(self.komi).margin();
-                Ok(if margin == 0.0 {
-                    "0".into()
-                } else {
-                    score::result_string(margin)
-                })
+            "final_score" => self.final_score(),
+            "final_status_list" => self.final_status_list(args),
+            "kgs-genmove_cleanup" => self.genmove_cleanup(args, read_at),
+            "fixed_handicap" | "place_free_handicap" | "set_free_handicap" => {
+                self.handicap(command, args)
             }
+            "loadsgf" => self.loadsgf(args),
+            "printsgf" => self.printsgf(args),
+            "kgs-time_settings" => self.kgs_time_settings(args),
+            "gogui-analyze_commands" => Ok(analyze::GOGUI_COMMANDS.into()),
+            "tengen-ownership" => self.gfx_ownership(),
+            "tengen-pv" => self.gfx_pv(),
+            "tengen-policy-map" => self.gfx_policy(),
+            // streamed answers need the input: `run` handles them
+            "lz-analyze" | "lz-genmove_analyze" => Err("streamed by the input loop only".into()),
             "time_settings" => {
                 let t = |i: usize| args.get(i).and_then(|a| seconds(a));
                 let (Some(main), Some(byo)) = (t(0), t(1)) else {
@@ -156,6 +202,8 @@ impl Engine {
 
     fn clear(&mut self) {
         self.game = Game::new(self.size, self.size, self.komi);
+        self.initial = self.game.clone();
+        self.setup.clear();
     }
 
     fn play(&mut self, args: &[&str]) -> Reply {
@@ -223,13 +271,14 @@ impl Engine {
         Ok(lines.join("\n"))
     }
 
-    /// Replays every move but the last on a fresh board.
+    /// Replays every move but the last from the game's start.
     fn undo(&mut self) -> Reply {
         let moves = self.game.moves();
         let Some((_, rest)) = moves.split_last() else {
             return Err("cannot undo".into());
         };
-        let mut g = Game::new(self.size, self.size, self.komi);
+        let mut g = self.initial.clone();
+        g.set_komi(self.komi);
         for &(c, mv) in rest {
             g.set_to_move(c);
             g.play(mv).map_err(|_| "cannot undo".to_string())?;
@@ -265,21 +314,73 @@ fn clean(line: &str) -> String {
         .collect()
 }
 
+/// The controller's lines, read on a thread of their own, so that a
+/// streamed analysis can see the next command come without taking it.
+pub struct Input {
+    lines: Receiver<(String, Instant)>,
+    /// A line seen while streaming, not yet run.
+    held: Option<(String, Instant)>,
+}
+
+impl Input {
+    /// Reads `source` until its end; a read error is logged and ends it.
+    pub fn spawn(mut source: impl BufRead + Send + 'static) -> Input {
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            loop {
+                match super::lines::read_line(&mut source, &mut buf) {
+                    Ok(Some(raw)) => {
+                        if tx.send((raw, Instant::now())).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(e) => {
+                        log::error!("cannot read stdin: {e}");
+                        return;
+                    }
+                }
+            }
+        });
+        Input { lines, held: None }
+    }
+
+    /// Whether a line (or the end of input) has come, without taking it.
+    pub fn arrived(&mut self) -> bool {
+        if self.held.is_some() {
+            return true;
+        }
+        match self.lines.try_recv() {
+            Ok(line) => {
+                self.held = Some(line);
+                true
+            }
+            Err(TryRecvError::Empty) => false,
+            Err(TryRecvError::Disconnected) => true,
+        }
+    }
+
+    /// The next line and when it was read; `None` at the end of input.
+    fn next(&mut self) -> Option<(String, Instant)> {
+        self.held.take().or_else(|| self.lines.recv().ok())
+    }
+}
+
 /// A GTP engine on stdin/stdout until end of input: `move_time` a move
 /// while the controller sends no time settings, the search set up by
-/// `config`. Fails only when stdin cannot be read.
+/// `config`.
 pub fn run(move_time: Duration, config: Config) -> Result<(), String> {
-    let mut engine = Engine::with_config(move_time, config);
-    let mut input = std::io::stdin().lock();
+    let mut input = Input::spawn(std::io::BufReader::new(std::io::stdin()));
     let mut out = std::io::stdout().lock();
-    let mut buf = Vec::new();
-    loop {
-        let raw = match super::lines::read_line(&mut input, &mut buf) {
-            Ok(Some(raw)) => raw,
-            Ok(None) => return Ok(()),
-            Err(e) => return Err(format!("cannot read stdin: {e}")),
-        };
-        let read_at = Instant::now();
+    serve(Engine::with_config(move_time, config), &mut input, &mut out);
+    Ok(())
+}
+
+/// Answers the commands of `input` on `out` until the end of input or
+/// `quit` (or until `out` cannot be written).
+pub fn serve(mut engine: Engine, input: &mut Input, out: &mut dyn Write) {
+    while let Some((raw, read_at)) = input.next() {
         let line = clean(&raw);
         let mut words: Vec<&str> = line.split_whitespace().collect();
         if words.is_empty() {
@@ -295,19 +396,24 @@ pub fn run(move_time: Duration, config: Config) -> Result<(), String> {
         let Some((&command, args)) = words.split_first() else {
             continue;
         };
-        let reply = engine.execute(command, args, read_at);
-        // no blank line may appear inside a reply: it ends the reply
-        let text = match &reply {
-            Ok(t) => format!("={id} {}", t.trim_end()),
-            Err(t) => format!("?{id} {}", t.trim_end()),
+        let written = if matches!(command, "lz-analyze" | "lz-genmove_analyze") {
+            engine.thinker.stop_pondering();
+            engine.stream(&id, command, args, read_at, out, input)
+        } else {
+            let reply = engine.execute(command, args, read_at);
+            // no blank line may appear inside a reply: it ends the reply
+            let text = match &reply {
+                Ok(t) => format!("={id} {}", t.trim_end()),
+                Err(t) => format!("?{id} {}", t.trim_end()),
+            };
+            write!(out, "{text}\n\n").and_then(|()| out.flush())
         };
-        let written = write!(out, "{text}\n\n").and_then(|()| out.flush());
         if let Err(e) = written {
             log::warn!("cannot write: {e}");
-            return Ok(());
+            return;
         }
         if command == "quit" {
-            return Ok(());
+            return;
         }
         engine.answered();
     }

@@ -472,6 +472,32 @@ impl<G: SearchGame> Tree<G> {
         pv
     }
 
+    /// The most-visited line through the root child `action`, starting
+    /// with it (empty if the root has no such child).
+    pub fn line_through(&self, action: u16, max_len: usize) -> Vec<u16> {
+        let Some(mut n) = self
+            .child_indices(self.root)
+            .find(|&i| self.nodes[i as usize].action == action)
+        else {
+            return Vec::new();
+        };
+        let mut line = vec![action];
+        while line.len() < max_len {
+            let best = self
+                .child_indices(n)
+                .filter(|&i| self.nodes[i as usize].playouts > 0)
+                .max_by_key(|&i| self.nodes[i as usize].playouts);
+            match best {
+                Some(i) => {
+                    line.push(self.nodes[i as usize].action);
+                    n = i;
+                }
+                None => break,
+            }
+        }
+        line
+    }
+
     /// Moves the root down along `actions` (moves played since this tree's
     /// root). Returns false (and leaves the tree unchanged) if a move has no
     /// node. The nodes left behind stay in the arena until [`Tree::compact`].

@@ -21,7 +21,7 @@ use crate::go::Move;
 use std::time::Duration;
 
 pub use params::PARAMS;
-pub use searcher::{Config, Searcher};
+pub use searcher::{Analysis, Config, MoveInfo, Ownership, Searcher};
 
 /// What a search did, for logs and benchmarks.
 #[derive(Clone, Debug, Default)]

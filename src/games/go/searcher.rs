@@ -457,6 +457,9 @@ fn pv_text(game: &Game, pv: &[Move]) -> String {
         .join(" ")
 }
 
+mod analysis;
+pub use analysis::{Analysis, MoveInfo, Ownership};
+
 #[cfg(test)]
 mod tests {
     use super::*;

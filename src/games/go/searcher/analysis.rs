@@ -1,0 +1,180 @@
+//! Analysis for GUIs: the search grown slice by slice on the kept tree,
+//! reporting after each slice every root move's playouts, win rate and
+//! line (`lz-analyze`); and the final owner of each point over playouts of
+//! the playout policy (ownership maps, dead stones, seki).
+
+use super::{root_filter, Searcher};
+use crate::games::go::state::to_move;
+use crate::go::{score, Color, Game, Move};
+use crate::search::grow::{grow, Grow};
+use crate::search::tree::{Amaf, SearchGame};
+use crate::search::{Budget, Horizon};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// One root move of an analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo {
+    pub mv: Move,
+    /// Real playouts through it.
+    pub visits: u32,
+    /// Its win rate for the side to move, 0..1.
+    pub winrate: f32,
+    /// The most-visited line through it, starting with it.
+    pub pv: Vec<Move>,
+}
+
+/// What the search thinks of a position so far.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// The root moves with playouts, most visited first.
+    pub moves: Vec<MoveInfo>,
+    /// Playouts under the root in all (reused ones included).
+    pub playouts: u64,
+}
+
+/// Where the points of a position end up over playouts.
+#[derive(Clone, Debug)]
+pub struct Ownership {
+    /// Per point, row-major from the top: black's share of the ends minus
+    /// white's, in [-1, 1].
+    pub owner: Vec<f32>,
+    /// Per point, the share of the ends where it belonged to nobody (an
+    /// empty point between both colours, as in seki).
+    pub neutral: Vec<f32>,
+}
+
+impl Searcher {
+    /// Grows the kept tree for `game` (a fresh one if none fits) until
+    /// `until`, and reports its root. The tree is kept, so calling again
+    /// goes on where this left off.
+    pub fn analyze(&mut self, game: &Game, until: Instant) -> Analysis {
+        let state = self.state(game, Horizon { moves_left: None });
+        let mut tree = self.tree_for(game, &state);
+        if tree.crowded() {
+            tree.compact();
+        }
+        tree.expand_root(&state, root_filter(game));
+        // a stop flag that never rises: run to `until`, no early stop
+        let never = AtomicBool::new(false);
+        let how = Grow {
+            stop: Some(&never),
+            ..Grow::default()
+        };
+        if !state.is_over() {
+            grow(
+                &mut tree,
+                &state,
+                &mut self.rng,
+                &Budget::until(until),
+                how,
+                Instant::now(),
+            );
+        }
+        let mut moves: Vec<MoveInfo> = tree
+            .children()
+            .iter()
+            .filter(|c| c.playouts > 0)
+            .map(|c| MoveInfo {
+                mv: to_move(c.action),
+                visits: c.playouts,
+                winrate: c.value(),
+                pv: tree
+                    .line_through(c.action, 16)
+                    .into_iter()
+                    .map(to_move)
+                    .collect(),
+            })
+            .collect();
+        moves.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.winrate.total_cmp(&a.winrate))
+        });
+        let playouts = tree.root().playouts as u64;
+        self.keep(tree, game);
+        Analysis { moves, playouts }
+    }
+
+    /// Plays `playouts` playouts of the playout policy from `game` and
+    /// counts who owns each point at their ends (Tromp-Taylor).
+    pub fn ownership(&mut self, game: &Game, playouts: usize) -> Ownership {
+        let root = self.state(game, Horizon { moves_left: None });
+        let b = game.board();
+        let n = b.width() * b.height();
+        let (mut owner, mut neutral) = (vec![0f32; n], vec![0f32; n]);
+        let mut ends = vec![None; n];
+        let mut s = root.clone();
+        let runs = playouts.max(1);
+        for _ in 0..runs {
+            s.clone_from(&root);
+            s.playout(&mut self.rng, &mut Amaf::new(root.actions()));
+            score::count(&s.board.framed(), Some(&mut ends));
+            for ((o, z), end) in owner.iter_mut().zip(neutral.iter_mut()).zip(&ends) {
+                match end {
+                    Some(Color::Black) => *o += 1.0,
+                    Some(Color::White) => *o -= 1.0,
+                    None => *z += 1.0,
+                }
+            }
+        }
+        let scale = 1.0 / runs as f32;
+        owner
+            .iter_mut()
+            .chain(neutral.iter_mut())
+            .for_each(|v| *v *= scale);
+        Ownership { owner, neutral }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::go::Config;
+    use crate::go::Board;
+    use std::time::Duration;
+
+    #[test]
+    fn analysis_goes_on_where_it_left_off_and_lists_moves_by_visits() {
+        let game = Game::new(9, 9, 7.0);
+        let mut s = Searcher::new(Config::default());
+        let soon = || Instant::now() + Duration::from_millis(30);
+        let first = s.analyze(&game, soon());
+        let second = s.analyze(&game, soon());
+        assert!(
+            second.playouts > first.playouts,
+            "{} then {}",
+            first.playouts,
+            second.playouts
+        );
+        assert!(!second.moves.is_empty());
+        for w in second.moves.windows(2) {
+            assert!(w[0].visits >= w[1].visits);
+        }
+        for m in &second.moves {
+            assert_eq!(m.pv.first(), Some(&m.mv));
+            assert!((0.0..=1.0).contains(&m.winrate));
+        }
+    }
+
+    #[test]
+    fn a_string_without_hope_is_owned_by_the_other_side() {
+        // black's lone stone inside white's wall has no room to live
+        let b = Board::from_ascii(
+            ". . . . . . .
+             . O O O O O .
+             . O . . . O .
+             . O . X . O .
+             . O . . . O .
+             . O O O O O .
+             . . . . . . .",
+        )
+        .unwrap();
+        let game = Game::from_board(b, 0.5);
+        let own = Searcher::new(Config::default()).ownership(&game, 200);
+        let at = |x: usize, y: usize| own.owner[y * 7 + x];
+        assert!(at(3, 3) < -0.5, "black stone owned {:.2}", at(3, 3));
+        assert!(at(1, 1) < -0.9, "white wall owned {:.2}", at(1, 1));
+        assert!(own.neutral.iter().all(|&z| (0.0..=1.0).contains(&z)));
+    }
+}
