@@ -107,35 +107,11 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
             Ok(String::new())
         }
         "atari-go" => {
-            let defaults = crate::protocol::atari_go::Options::default();
-            let opts = crate::protocol::atari_go::Options {
-                player: match take_flag(&mut args, "--player")? {
-                    Some(p) => p.parse().map_err(ToolError::usage)?,
-                    None => defaults.player,
-                },
-                seed: parse_flag(&mut args, "--seed")?
-                    .or_else(arena_seed)
-                    .unwrap_or(defaults.seed),
-                first_ms: parse_flag(&mut args, "--first-ms")?.unwrap_or(defaults.first_ms),
-                turn_ms: parse_flag(&mut args, "--turn-ms")?.unwrap_or(defaults.turn_ms),
-            };
-            no_more_args(&args)?;
+            let opts = codingame_options(&mut args, Default::default())?;
             exited(crate::protocol::atari_go::run(opts), "the Atari Go bot")
         }
         "clobber" => {
-            let defaults = crate::protocol::clobber::Options::default();
-            let opts = crate::protocol::clobber::Options {
-                player: match take_flag(&mut args, "--player")? {
-                    Some(p) => p.parse().map_err(ToolError::usage)?,
-                    None => defaults.player,
-                },
-                seed: parse_flag(&mut args, "--seed")?
-                    .or_else(arena_seed)
-                    .unwrap_or(defaults.seed),
-                first_ms: parse_flag(&mut args, "--first-ms")?.unwrap_or(defaults.first_ms),
-                turn_ms: parse_flag(&mut args, "--turn-ms")?.unwrap_or(defaults.turn_ms),
-            };
-            no_more_args(&args)?;
+            let opts = codingame_options(&mut args, Default::default())?;
             exited(crate::protocol::clobber::run(opts), "the Clobber bot")
         }
         "random-bot" => {
@@ -151,6 +127,29 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
             "unknown command {other:?}\n\n{HELP}"
         ))),
     }
+}
+
+/// The options of a CodinGame bot over `defaults`: `--player`, `--seed`
+/// (else the arena's), `--first-ms`, `--turn-ms`; nothing else may be
+/// left.
+fn codingame_options<K: std::str::FromStr<Err = String>>(
+    args: &mut Vec<String>,
+    defaults: crate::protocol::codingame::Options<K>,
+) -> Result<crate::protocol::codingame::Options<K>, ToolError> {
+    let player = match take_flag(args, "--player")? {
+        Some(p) => p.parse().map_err(ToolError::usage)?,
+        None => defaults.player,
+    };
+    let opts = crate::protocol::codingame::Options {
+        player,
+        seed: parse_flag(args, "--seed")?
+            .or_else(arena_seed)
+            .unwrap_or(defaults.seed),
+        first_ms: parse_flag(args, "--first-ms")?.unwrap_or(defaults.first_ms),
+        turn_ms: parse_flag(args, "--turn-ms")?.unwrap_or(defaults.turn_ms),
+    };
+    no_more_args(args)?;
+    Ok(opts)
 }
 
 /// A bot's exit code as a tool's result.

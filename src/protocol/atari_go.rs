@@ -9,6 +9,7 @@
 //! ends the bot cleanly. The search answers on a [`Worker`] thread; when it
 //! is late or fails, the greedy move goes out instead.
 
+use super::codingame::{self, Lines, GRACE};
 use super::worker::Worker;
 use crate::games::atari_go::player::{greedy_move, random_move, Kind, Report, Searcher};
 use crate::games::atari_go::AtariGo;
@@ -19,42 +20,17 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 /// How the bot plays.
-#[derive(Clone, Debug)]
-pub struct Options {
-    pub player: Kind,
-    pub seed: u64,
-    /// Search time of the first turn (whose limit, 1 000 ms, includes the
-    /// process start) and of each later one (limit 100 ms), in ms.
-    pub first_ms: u64,
-    pub turn_ms: u64,
-}
+pub type Options = codingame::Options<Kind>;
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            player: Kind::Search,
-            seed: 1,
-            first_ms: 500,
-            turn_ms: 70,
-        }
+        Options::new(Kind::Search)
     }
 }
 
-/// How long past its own deadline the search may answer before the
-/// fallback goes out: it stops within a playout of the deadline.
-const GRACE: Duration = Duration::from_millis(12);
-
 /// Runs the bot on stdin/stdout until end of input. Returns the exit code.
 pub fn run(opts: Options) -> i32 {
-    let stdin = io::stdin();
-    let mut out = io::stdout().lock();
-    match serve(stdin.lock(), &mut out, &opts) {
-        Ok(()) => 0,
-        Err(e) => {
-            log::error!("cannot write the answer: {e}");
-            1
-        }
-    }
+    codingame::run(&opts, serve)
 }
 
 /// A search job: the game, the search's deadline, and the opponent's last
@@ -64,7 +40,7 @@ type Job = (AtariGo, Instant, Option<Point>);
 /// Plays from `input` to `out` until end of input; fails only when `out`
 /// cannot be written.
 pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::Result<()> {
-    let mut lines = Lines(input.lines());
+    let mut lines = Lines::new(input);
     let Some(color_line) = lines.next() else {
         return Ok(());
     };
@@ -148,8 +124,7 @@ pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::R
             );
             fallback(&mut rng)
         };
-        writeln!(out, "{}", text(&now, mv))?;
-        out.flush()?;
+        codingame::answer(out, &text(&now, mv))?;
         let mut next = now;
         next.play_legal(mv);
         game = Some(next);
@@ -294,30 +269,6 @@ fn guess_color(rows: &[String]) -> Color {
         Color::White
     } else {
         Color::Black
-    }
-}
-
-/// Input lines, blank ones skipped; a line that is not UTF-8 comes as
-/// an unreadable one, another read error is logged and ends input.
-struct Lines<B: BufRead>(io::Lines<B>);
-
-impl<B: BufRead> Lines<B> {
-    fn next(&mut self) -> Option<String> {
-        loop {
-            match self.0.next()? {
-                Ok(line) if line.trim().is_empty() => continue,
-                Ok(line) => return Some(line),
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    // the bytes are consumed: an unreadable line in their place
-                    log::warn!("a line is not UTF-8");
-                    return Some("\u{fffd}".to_string());
-                }
-                Err(e) => {
-                    log::error!("cannot read input: {e}");
-                    return None;
-                }
-            }
-        }
     }
 }
 

@@ -10,6 +10,7 @@
 //! The search answers on a [`Worker`] thread; when it is late or fails,
 //! the greedy move goes out instead.
 
+use super::codingame::{self, Lines, GRACE};
 use super::worker::Worker;
 use crate::games::clobber::player::{
     alphabeta_move, greedy_move, random_move, Kind, Report, Searcher,
@@ -22,62 +23,24 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 /// How the bot plays.
-#[derive(Clone, Debug)]
-pub struct Options {
-    pub player: Kind,
-    pub seed: u64,
-    /// Search time of the first turn (limit 1 000 ms, the process start
-    /// included) and of each later one (limit 100 ms), in ms.
-    pub first_ms: u64,
-    pub turn_ms: u64,
-}
+pub type Options = codingame::Options<Kind>;
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            player: Kind::Search,
-            seed: 1,
-            first_ms: 500,
-            turn_ms: 70,
-        }
+        Options::new(Kind::Search)
     }
 }
 
-/// How long past its own deadline the search may answer before the
-/// fallback goes out.
-const GRACE: Duration = Duration::from_millis(12);
-
 /// Runs the bot on stdin/stdout until end of input. Returns the exit code.
 pub fn run(opts: Options) -> i32 {
-    let stdin = io::stdin();
-    let mut out = io::stdout().lock();
-    match serve(stdin.lock(), &mut out, &opts) {
-        Ok(()) => 0,
-        Err(e) => {
-            log::error!("cannot write the answer: {e}");
-            1
-        }
-    }
+    codingame::run(&opts, serve)
 }
 
 /// Plays from `input` to `out` until end of input; fails only when `out`
 /// cannot be written.
 pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::Result<()> {
-    let mut lines = input.lines();
-    let mut next = move || loop {
-        match lines.next()? {
-            Ok(l) if l.trim().is_empty() => continue,
-            Ok(l) => return Some(l),
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                log::warn!("a line is not UTF-8");
-                return Some("\u{fffd}".to_string());
-            }
-            Err(e) => {
-                log::error!("cannot read input: {e}");
-                return None;
-            }
-        }
-    };
+    let mut lines = Lines::new(input);
+    let mut next = move || lines.next();
     let Some(size_line) = next() else {
         return Ok(());
     };
@@ -136,8 +99,7 @@ pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::R
         });
         let Some(pos) = position(&rows, color, expected.take(), &last) else {
             log::error!("no board to play on: answering random");
-            writeln!(out, "random")?;
-            out.flush()?;
+            codingame::answer(out, "random")?;
             continue;
         };
         if let Ok(n) = count.trim().parse::<u32>() {
@@ -176,12 +138,10 @@ pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::R
         let Some(m) = chosen.or_else(|| greedy_move(&pos, &mut rng)) else {
             // no legal move: the game is lost; the referee wants a line
             log::warn!("no legal move left");
-            writeln!(out, "random")?;
-            out.flush()?;
+            codingame::answer(out, "random")?;
             continue;
         };
-        writeln!(out, "{}", pos.move_name(m))?;
-        out.flush()?;
+        codingame::answer(out, &pos.move_name(m))?;
         let mut after = pos;
         after.play_unchecked(m);
         expected = Some(after);

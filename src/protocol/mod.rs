@@ -6,12 +6,14 @@
 //! - [`thinker`]: runs the search on a worker thread and answers by the hard
 //!   deadline whatever happens; [`fallback`] is the move it answers then.
 //! - [`gtp`]: the GTP engine, with [`gtp_clock`] for its time controls.
-//! - [`atari_go`], [`clobber`]: the CodinGame bots; [`worker`] runs their
-//!   search on a thread that must answer by a deadline.
+//! - [`atari_go`], [`clobber`]: the CodinGame bots, with what they share
+//!   in [`codingame`]; [`worker`] runs their search on a thread that must
+//!   answer by a deadline.
 
 pub mod atari_go;
 pub mod bot;
 pub mod clobber;
+pub mod codingame;
 pub mod fallback;
 pub mod field;
 pub mod gtp;

@@ -454,34 +454,19 @@ impl<G: SearchGame> Tree<G> {
 
     /// Most-visited line from the root.
     pub fn principal_variation(&self, max_len: usize) -> Vec<u16> {
-        let mut pv = Vec::new();
-        let mut n = self.root;
-        while pv.len() < max_len {
-            let best = self
-                .child_indices(n)
-                .filter(|&i| self.nodes[i as usize].playouts > 0)
-                .max_by_key(|&i| self.nodes[i as usize].playouts);
-            match best {
-                Some(i) => {
-                    pv.push(self.nodes[i as usize].action);
-                    n = i;
-                }
-                None => break,
-            }
-        }
-        pv
+        self.line_below(self.root, Vec::new(), max_len)
     }
 
     /// The most-visited line through the root child `action`, starting
     /// with it (empty if the root has no such child).
     pub fn line_through(&self, action: u16, max_len: usize) -> Vec<u16> {
-        let Some(mut n) = self
-            .child_indices(self.root)
+        self.child_indices(self.root)
             .find(|&i| self.nodes[i as usize].action == action)
-        else {
-            return Vec::new();
-        };
-        let mut line = vec![action];
+            .map_or_else(Vec::new, |n| self.line_below(n, vec![action], max_len))
+    }
+
+    /// `line` followed by the most-visited line below node `n`.
+    fn line_below(&self, mut n: u32, mut line: Vec<u16>, max_len: usize) -> Vec<u16> {
         while line.len() < max_len {
             let best = self
                 .child_indices(n)
