@@ -341,7 +341,10 @@ fn lz_analyze_streams_until_the_next_command() {
     let mut black = g.clone();
     black.set_to_move(Color::Black);
     check_info(&line(&mut e), &black);
-    assert!(!e.raw("name").is_empty());
+    send(&mut e, "name");
+    while !line(&mut e).is_empty() {}
+    assert_eq!(line(&mut e), "= tengen");
+    assert_eq!(line(&mut e), "");
     assert_eq!(e.fails("lz-analyze sideways"), "cannot parse analyze tags");
     assert_eq!(e.exit_code(), Some(0));
 }
@@ -384,6 +387,9 @@ fn handicap_commands_follow_the_specification() {
     e.ok("undo");
     assert_eq!(e.fails("undo"), "cannot undo");
     e.ok("clear_board");
+    assert_eq!(e.fails("place_free_handicap 1"), "invalid number of stones");
+    assert_eq!(e.fails("place_free_handicap many"), "syntax error");
+    assert_eq!(e.fails("set_free_handicap D4"), "invalid number of stones");
     let placed = e.ok("place_free_handicap 12");
     assert_eq!(placed.split(' ').count(), 12, "{placed}");
     e.ok("clear_board");
@@ -455,6 +461,7 @@ fn dead_stones_are_listed_scored_and_cleaned_up() {
     assert!(e.fails("final_status_list maybe").contains("syntax"));
     // G4 off the board, black owns all 49 points
     assert_eq!(e.ok("final_score"), "B+48.5");
+    assert_eq!(e.fails("kgs-genmove_cleanup purple"), "syntax error");
     // cleanup does not pass while G4 stands
     let mv = e.ok("kgs-genmove_cleanup b");
     assert_ne!(mv.to_lowercase(), "pass");
