@@ -4,7 +4,8 @@ reports its agreement with the teacher on held-out games.
 
 usage: tools/teacher/train.py [--channels 32] [--layers 6] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N]
-                              [--out WEIGHTS.npz] EXAMPLES.txt.gz
+                              [--out WEIGHTS.npz] [--eval WEIGHTS.npz]
+                              EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
 is held out. The target is the teacher's policy over the board: its top
@@ -76,6 +77,8 @@ def main(argv):
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--out")
+    ap.add_argument("--eval", metavar="NPZ",
+                    help="report the agreement of these weights on the held-out games, no training")
     a = ap.parse_args(argv)
     try:
         import jax
@@ -94,6 +97,11 @@ def main(argv):
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
 
     params = net.init(jax.random.PRNGKey(0), x.shape[-1], a.channels, a.layers, first=5)
+    if a.eval:
+        arrays = np.load(a.eval)
+        flat = [jnp.asarray(arrays[f"arr_{k}"]) for k in range(len(arrays.files))]
+        params = list(zip(flat[0::2], flat[1::2]))
+        a.epochs = 0
 
     def logits(ps, v):
         # only the sensible points may be chosen
@@ -142,6 +150,9 @@ def main(argv):
         top1, top5, n = agreement()
         print(f"epoch {epoch + 1}: loss {total / max(1, len(xtr) // a.batch):.3f}, held out: "
               f"top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}, {time.time() - t1:.0f} s")
+    if a.eval:
+        top1, top5, n = agreement()
+        print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
     if a.out:
         np.savez(a.out, *[np.asarray(p) for pair in params for p in pair])
         print(f"weights written to {a.out}")
