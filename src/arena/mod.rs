@@ -2,8 +2,9 @@
 //! two bots exactly as the referee would, enforces the rules and the
 //! timebank, and runs matches large enough to measure strength.
 //!
-//! - `tourney`: the match loop and its outputs (the options and help are
-//!   the command line's: `crate::cli::arena`).
+//! - `pool`: what every match does around its games (output folder, games
+//!   run K at once, Ctrl-C); `tourney`: the Go match and its outputs (the
+//!   options and help are the command line's: `crate::cli::arena`).
 //! - `referee`: one game; `rules`: its rulings; `record`: what it leaves.
 //! - `player`: players as the referee sees them; `arena_bot`: one that
 //!   speaks the arena protocol, `gtp_player`: the GTP adapter; `process`:
@@ -20,6 +21,7 @@ pub mod date;
 mod gtp_player;
 mod json;
 mod player;
+mod pool;
 mod process;
 mod record;
 mod referee;

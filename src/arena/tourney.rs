@@ -1,19 +1,17 @@
-//! The match: games run K at once on worker threads; the main thread writes
-//! each finished game at once (SGF, one line appended to games.jsonl) so no
-//! result is lost, keeps the running score, and prints the summary.
+//! The Go match: games run K at once (the machinery in `pool`); the main
+//! thread writes each finished game at once (SGF, one line appended to
+//! games.jsonl) so no result is lost, keeps the running score, and prints
+//! the summary.
 
 use super::record::GameRecord;
 use super::referee::{self, GameJob};
 use super::start::Start;
 use super::stats::Summary;
-use super::sys::{self, Stop};
+use super::sys::Stop;
 use super::Config;
-use super::{date, json, sgf};
-use std::fs::{self, File, OpenOptions};
-use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::thread;
+use super::{date, json, pool, sgf};
+use std::fs::{self, File};
+use std::io::Write;
 use std::time::SystemTime;
 
 /// The seed recorded for game `i`.
@@ -36,76 +34,28 @@ pub enum Failure {
 /// errors still print the summary of the games that finished.
 pub fn run(cfg: &Config) -> Result<(), Failure> {
     let out = &cfg.out;
-    fs::create_dir_all(out)
-        .map_err(|e| Failure::Io(format!("cannot create {}: {e}", out.display())))?;
-    let jsonl_path = out.join("games.jsonl");
-    if fs::metadata(&jsonl_path).is_ok_and(|m| m.len() > 0) {
-        return Err(Failure::Taken(format!(
-            "{} already exists: choose another --out",
-            jsonl_path.display()
-        )));
-    }
-    let mut jsonl = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&jsonl_path)
-        .map_err(|e| Failure::Io(format!("cannot open {}: {e}", jsonl_path.display())))?;
-
-    sys::catch_sigint();
-    let stop = Stop::new();
-    let next = AtomicUsize::new(0);
+    let mut jsonl = pool::open_results(out)?;
     let names = cfg.players.clone().map(|p| p.name);
     let mut summary = Summary::new(names);
-    let mut fatal: Option<String> = None;
-    let progress = std::io::stderr().is_terminal();
-    let (tx, rx) = mpsc::channel::<Result<Option<GameRecord>, String>>();
-
-    thread::scope(|s| {
-        for _ in 0..cfg.jobs {
-            let (tx, stop, next) = (tx.clone(), stop.clone(), &next);
-            s.spawn(move || loop {
-                if stop.is_set() {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= cfg.games {
-                    break;
-                }
-                let job = GameJob {
-                    index: i,
-                    seed: game_seed(cfg.seed, i),
-                    black: i % 2,
-                    start: Start::for_game(&cfg.starts, i),
-                    players: &cfg.players,
-                    out,
-                };
-                let result = referee::play(&cfg.game, &job, &stop);
-                let failed = result.is_err();
-                if tx.send(result).is_err() || failed {
-                    break;
-                }
-            });
+    let progress = pool::progress();
+    let play = |i: usize, stop: &Stop| {
+        let job = GameJob {
+            index: i,
+            seed: game_seed(cfg.seed, i),
+            black: i % 2,
+            start: Start::for_game(&cfg.starts, i),
+            players: &cfg.players,
+            out,
+        };
+        referee::play(&cfg.game, &job, stop)
+    };
+    let fatal = pool::play_games(cfg.games, cfg.jobs, play, |rec: GameRecord| {
+        let saved = save(cfg, &rec, &mut jsonl);
+        summary.add(&rec);
+        if progress {
+            eprint!("\r{}   ", summary.progress(cfg.games));
         }
-        drop(tx);
-        for result in rx {
-            let rec = match result {
-                Ok(Some(rec)) => rec,
-                Ok(None) => continue,
-                Err(e) => {
-                    fatal.get_or_insert(e);
-                    stop.set();
-                    continue;
-                }
-            };
-            if let Err(e) = save(cfg, &rec, &mut jsonl) {
-                fatal.get_or_insert(e);
-                stop.set();
-            }
-            summary.add(&rec);
-            if progress {
-                eprint!("\r{}   ", summary.progress(cfg.games));
-            }
-        }
+        saved
     });
     if progress && summary.games > 0 {
         eprintln!();
@@ -119,13 +69,7 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     );
     print!("{text}");
     let _ = fs::write(out.join("summary.txt"), &text);
-    if let Some(e) = fatal {
-        return Err(Failure::Io(e));
-    }
-    if sys::interrupted() {
-        return Err(Failure::Interrupted(summary.games));
-    }
-    Ok(())
+    pool::ending(fatal, summary.games)
 }
 
 fn header(cfg: &Config, summary: &Summary) -> String {

@@ -7,8 +7,8 @@
 //! - `game`: the [`Refereed`] trait a game implements and the [`Kind`]s
 //!   known; `atari_go`: Atari Go's; `clobber`: Clobber's.
 //! - `referee`: one game; `summary`: the JSON line and the summary.
-//! - here: the match, games run `jobs` at once on worker threads, each
-//!   finished game written at once so none is lost.
+//! - here: the match, on the arena's `pool` (games run `jobs` at once,
+//!   each finished game written at once so none is lost).
 
 mod atari_go;
 mod clobber;
@@ -20,16 +20,14 @@ mod tests;
 
 pub use game::{Kind, Refereed};
 
+use super::pool;
 use super::spec::PlayerSpec;
-use super::sys::{self, Stop};
+use super::sys::Stop;
 use super::Failure;
 use referee::{Record, Table};
-use std::fs::{self, File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::fs::{self, File};
+use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::thread;
 use std::time::Duration;
 use summary::Summary;
 
@@ -62,28 +60,10 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
         )));
     }
     let out = &cfg.out;
-    fs::create_dir_all(out)
-        .map_err(|e| Failure::Io(format!("cannot create {}: {e}", out.display())))?;
-    let jsonl_path = out.join("games.jsonl");
-    if fs::metadata(&jsonl_path).is_ok_and(|m| m.len() > 0) {
-        return Err(Failure::Taken(format!(
-            "{} already exists: choose another --out",
-            jsonl_path.display()
-        )));
-    }
-    let mut jsonl = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&jsonl_path)
-        .map_err(|e| Failure::Io(format!("cannot open {}: {e}", jsonl_path.display())))?;
-
-    sys::catch_sigint();
-    let stop = Stop::new();
-    let next = AtomicUsize::new(0);
+    let mut jsonl = pool::open_results(out)?;
     let names = cfg.players.clone().map(|p| p.name);
     let mut summary = Summary::new(names, cfg.kind.seat_names());
-    let mut fatal: Option<String> = None;
-    let progress = std::io::stderr().is_terminal();
+    let progress = pool::progress();
     let table = Table {
         kind: cfg.kind,
         players: &cfg.players,
@@ -91,46 +71,15 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
         turn: Duration::from_millis(cfg.turn_ms),
         out,
     };
-    let (tx, rx) = mpsc::channel::<Result<Option<Record>, String>>();
-
-    thread::scope(|s| {
-        for _ in 0..cfg.jobs.max(1) {
-            let (tx, stop, next, table) = (tx.clone(), stop.clone(), &next, &table);
-            s.spawn(move || loop {
-                if stop.is_set() {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= cfg.games {
-                    break;
-                }
-                let result = referee::play(table, i, cfg.seed.wrapping_add(i as u64), &stop);
-                let failed = result.is_err();
-                if tx.send(result).is_err() || failed {
-                    break;
-                }
-            });
+    let play =
+        |i: usize, stop: &Stop| referee::play(&table, i, cfg.seed.wrapping_add(i as u64), stop);
+    let fatal = pool::play_games(cfg.games, cfg.jobs, play, |rec: Record| {
+        let saved = save(cfg, &rec, &mut jsonl);
+        summary.add(&rec);
+        if progress {
+            eprint!("\r{}   ", summary.progress(cfg.games));
         }
-        drop(tx);
-        for result in rx {
-            let rec = match result {
-                Ok(Some(rec)) => rec,
-                Ok(None) => continue,
-                Err(e) => {
-                    fatal.get_or_insert(e);
-                    stop.set();
-                    continue;
-                }
-            };
-            if let Err(e) = save(cfg, &rec, &mut jsonl) {
-                fatal.get_or_insert(e);
-                stop.set();
-            }
-            summary.add(&rec);
-            if progress {
-                eprint!("\r{}   ", summary.progress(cfg.games));
-            }
-        }
+        saved
     });
     if progress && summary.games > 0 {
         eprintln!();
@@ -151,13 +100,7 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     );
     print!("{text}");
     let _ = fs::write(out.join("summary.txt"), &text);
-    if let Some(e) = fatal {
-        return Err(Failure::Io(e));
-    }
-    if sys::interrupted() {
-        return Err(Failure::Interrupted(summary.games));
-    }
-    Ok(())
+    pool::ending(fatal, summary.games)
 }
 
 /// Appends a finished game's line to games.jsonl, flushed.

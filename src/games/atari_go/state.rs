@@ -8,22 +8,8 @@ use crate::go::{Board, Color, Move, Point, MAX_POINTS};
 use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, Prior, SearchGame};
 
-/// Action number of a pass (0 is never a point of the board).
-pub const PASS: u16 = 0;
-
-pub fn to_action(mv: Move) -> u16 {
-    match mv {
-        Move::Pass => PASS,
-        Move::Play(p) => p.0,
-    }
-}
-
-pub fn to_move(action: u16) -> Move {
-    match action {
-        PASS => Move::Pass,
-        a => Move::Play(Point(a)),
-    }
-}
+// moves are numbered as Go's: a point's index, the pass 0
+pub use crate::games::go::state::{to_action, to_move, PASS};
 
 /// Pseudo-counts of the priors, in visits: won ones for moves that take,
 /// save or threaten, lost ones for moves that give stones away.

@@ -1,0 +1,100 @@
+//! What every match does around its games, whatever the game: the output
+//! folder and its games.jsonl, games run K at once on worker threads with
+//! each finished one handed to the main thread at once (so no result is
+//! lost), Ctrl-C, and how the match ended. The Go arena (`tourney`) and the
+//! CodinGame referee (`codingame`) both run on it.
+
+use super::sys::{self, Stop};
+use super::Failure;
+use std::fs::{self, File, OpenOptions};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+/// Makes `out` and opens its games.jsonl for appending; refuses a folder
+/// that holds an earlier match.
+pub fn open_results(out: &Path) -> Result<File, Failure> {
+    fs::create_dir_all(out)
+        .map_err(|e| Failure::Io(format!("cannot create {}: {e}", out.display())))?;
+    let jsonl_path = out.join("games.jsonl");
+    if fs::metadata(&jsonl_path).is_ok_and(|m| m.len() > 0) {
+        return Err(Failure::Taken(format!(
+            "{} already exists: choose another --out",
+            jsonl_path.display()
+        )));
+    }
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&jsonl_path)
+        .map_err(|e| Failure::Io(format!("cannot open {}: {e}", jsonl_path.display())))
+}
+
+/// Whether to draw a progress line: only on a terminal.
+pub fn progress() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// Plays games `0..games`, `jobs` at once: `play(i, stop)` on a worker
+/// thread, then `done` with each finished game on this thread as it comes
+/// (a game cut short gives `None` and is skipped). Ctrl-C or the first
+/// error, of a game or of `done`, stops the match: no game starts after
+/// it. Returns that first error.
+pub fn play_games<R: Send>(
+    games: usize,
+    jobs: usize,
+    play: impl Fn(usize, &Stop) -> Result<Option<R>, String> + Sync,
+    mut done: impl FnMut(R) -> Result<(), String>,
+) -> Option<String> {
+    sys::catch_sigint();
+    let stop = Stop::new();
+    let next = AtomicUsize::new(0);
+    let mut fatal: Option<String> = None;
+    let (tx, rx) = mpsc::channel::<Result<Option<R>, String>>();
+    thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            let (tx, stop, next, play) = (tx.clone(), stop.clone(), &next, &play);
+            s.spawn(move || loop {
+                if stop.is_set() {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= games {
+                    break;
+                }
+                let result = play(i, &stop);
+                let failed = result.is_err();
+                if tx.send(result).is_err() || failed {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            let outcome = match result {
+                Ok(Some(rec)) => done(rec),
+                Ok(None) => continue,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = outcome {
+                fatal.get_or_insert(e);
+                stop.set();
+            }
+        }
+    });
+    fatal
+}
+
+/// How a match that has printed its summary ended: the first error, else
+/// Ctrl-C after `finished` games, else well.
+pub fn ending(fatal: Option<String>, finished: usize) -> Result<(), Failure> {
+    if let Some(e) = fatal {
+        return Err(Failure::Io(e));
+    }
+    if sys::interrupted() {
+        return Err(Failure::Interrupted(finished));
+    }
+    Ok(())
+}
