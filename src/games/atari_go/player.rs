@@ -114,16 +114,12 @@ impl Searcher {
         }
     }
 
-    /// The tree for `game`: the last one moved down along the moves played
-    /// since, if it knows them, else a fresh one.
+    /// The tree for `game`: the last one moved down by the opponent's
+    /// move, if that leads to `game`, else a fresh one.
     fn tree_for(&mut self, game: &AtariGo) -> Tree<AtariState> {
-        if let (Some(mut tree), Some(root)) = (self.tree.take(), self.root.take()) {
-            let mut at = root;
+        if let (Some(mut tree), Some(mut at)) = (self.tree.take(), self.root.take()) {
             let mut path = Vec::new();
-            while at.turns() < game.turns() {
-                let Some(mv) = replay_step(&at, game) else {
-                    break;
-                };
+            if let Some(mv) = replay_step(&at, game) {
                 at.play_legal(mv);
                 path.push(to_action(mv));
             }

@@ -6,6 +6,7 @@
 use super::rules::{Clobber, Move};
 use super::solver::Solver;
 use super::state::ClobberState;
+use crate::go::Color;
 use crate::search::grow::{grow, Grow};
 use crate::search::rng::Rng;
 use crate::search::tree::{Tree, TreeConfig};
@@ -164,7 +165,9 @@ impl Searcher {
             let reply = root.moves().into_iter().find(|&m| {
                 let mut after = root;
                 after.play_unchecked(m);
-                after.rows() == pos.rows() && after.to_move() == pos.to_move()
+                let colours = [Color::White, Color::Black];
+                colours.iter().all(|&c| after.stones(c) == pos.stones(c))
+                    && after.to_move() == pos.to_move()
             });
             if let Some(m) = reply {
                 if tree.advance(&[m.action()]) {
