@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
-use tengen::go::{coord, Color, Game, Move};
+use tengen::go::{coord, Board, Cell, Color, Game, Move};
 
 struct Engine {
     child: Child,
@@ -186,7 +186,8 @@ fn reg_genmove_does_not_play() {
 }
 
 /// Two engines play each other, each move checked and forwarded, as twogtp
-/// does; both must then count the same result.
+/// does; both must then call the same stones dead and count the board
+/// without them to the same result.
 #[test]
 fn two_engines_play_a_game() {
     let mut engines = [Engine::quick(), Engine::quick()];
@@ -209,13 +210,26 @@ fn two_engines_play_a_game() {
             break;
         }
     }
-    let expected = {
-        let m = g.board().area_score(7.5).margin();
-        if m == 0.0 {
-            "0".to_string()
-        } else {
-            tengen::go::score::result_string(m)
-        }
+    let dead = engines[0].ok("final_status_list dead");
+    assert_eq!(engines[1].ok("final_status_list dead"), dead);
+    let b = g.board();
+    let mut cells = b.cells();
+    for v in dead.split_whitespace() {
+        let Some(Move::Play(p)) = coord::from_gtp(b, v) else {
+            panic!("dead {v:?}")
+        };
+        assert_ne!(b.at(p), Cell::Empty, "{v} is empty");
+        let (x, y) = b.xy(p);
+        cells[y * b.width() + x] = Cell::Empty;
+    }
+    let margin = Board::from_cells(7, 7, &cells)
+        .unwrap()
+        .area_score(7.5)
+        .margin();
+    let expected = if margin == 0.0 {
+        "0".to_string()
+    } else {
+        tengen::go::score::result_string(margin)
     };
     for mut e in engines {
         assert_eq!(e.ok("final_score"), expected);

@@ -7,6 +7,7 @@ use super::{root_filter, Searcher};
 use crate::games::go::state::to_move;
 use crate::go::{score, Color, Game, Move};
 use crate::search::grow::{grow, Grow};
+use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, SearchGame};
 use crate::search::{Budget, Horizon};
 use std::sync::atomic::AtomicBool;
@@ -97,9 +98,13 @@ impl Searcher {
     }
 
     /// Plays `playouts` playouts of the playout policy from `game` and
-    /// counts who owns each point at their ends (Tromp-Taylor).
-    pub fn ownership(&mut self, game: &Game, playouts: usize) -> Ownership {
+    /// counts who owns each point at their ends (Tromp-Taylor). The
+    /// playouts are seeded from the position, so that `final_score` and
+    /// `final_status_list` agree, whichever engine or call asks.
+    pub fn ownership(&self, game: &Game, playouts: usize) -> Ownership {
         let root = self.state(game, Horizon { moves_left: None });
+        let side = (game.to_move() == Color::White) as u64;
+        let mut rng = Rng::new(self.config.seed ^ game.board().hash() ^ side);
         let b = game.board();
         let n = b.width() * b.height();
         let (mut owner, mut neutral) = (vec![0f32; n], vec![0f32; n]);
@@ -108,7 +113,7 @@ impl Searcher {
         let runs = playouts.max(1);
         for _ in 0..runs {
             s.clone_from(&root);
-            s.playout(&mut self.rng, &mut Amaf::new(root.actions()));
+            s.playout(&mut rng, &mut Amaf::new(root.actions()));
             score::count(&s.board.framed(), Some(&mut ends));
             for ((o, z), end) in owner.iter_mut().zip(neutral.iter_mut()).zip(&ends) {
                 match end {
