@@ -431,7 +431,7 @@ fn sgf_records_are_written_and_loaded() {
     }
     let sgf = e.ok("printsgf");
     assert!(sgf.contains("SZ[9]") && sgf.contains("KM[6.5]"), "{sgf}");
-    assert!(sgf.contains("AB[cg][gc]"), "{sgf}");
+    assert!(sgf.contains("AB[cg][gc]PL[W]"), "{sgf}");
     assert!(sgf.contains(";W[ee];B[de];W[];B[fe])"), "{sgf}");
     let board = e.ok("showboard");
     e.ok(&format!("printsgf {}", file.display()));
@@ -446,6 +446,12 @@ fn sgf_records_are_written_and_loaded() {
     assert!(e
         .fails("loadsgf /nonexistent/x.sgf")
         .contains("cannot load file"));
+    // a problem: stones set up, black to play (PL) although black has more
+    let problem = dir.join("problem.sgf");
+    std::fs::write(&problem, "(;SZ[9]AB[cc][dd]AW[ee]PL[B])").unwrap();
+    e.ok(&format!("loadsgf {}", problem.display()));
+    assert!(e.ok("showboard").contains("black to move"));
+    assert!(e.ok("printsgf").ends_with("AW[ee]PL[B])"));
     std::fs::write(dir.join("bad.sgf"), "(;SZ[9];B[zz])").unwrap();
     let bad = dir.join("bad.sgf");
     assert!(e

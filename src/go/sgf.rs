@@ -13,6 +13,8 @@ pub struct Record {
     pub setup: Vec<(Color, (usize, usize))>,
     /// The komi (KM), if given.
     pub komi: Option<f32>,
+    /// Who plays first after the setup (PL), if given.
+    pub to_play: Option<Color>,
     /// For each move, the point a teacher prefers in the position before
     /// it, if the record says (the private property `TM` in the move's
     /// node, as `tools/teacher/to_sgf.py` writes it).
@@ -20,7 +22,7 @@ pub struct Record {
 }
 
 /// Reads the main line of an SGF game: SZ, KM, PB, PW, the stones set up
-/// before the first move (AB, AW) and the B/W moves. Other setup (AE, or
+/// before the first move (AB, AW), who plays first (PL) and the B/W moves. Other setup (AE, or
 /// AB/AW after a move) is refused. Readers that replay the moves alone
 /// must refuse a record with `setup` stones themselves.
 pub fn read_sgf(text: &str) -> Result<Record, String> {
@@ -32,6 +34,7 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
         teacher: Vec::new(),
         setup: Vec::new(),
         komi: None,
+        to_play: None,
     };
     let body = text.trim_start();
     if !body.starts_with("(;") {
@@ -107,6 +110,13 @@ fn property(rec: &mut Record, ident: &str, value: &str) -> Result<(), String> {
         "KM" => {
             let komi = value.trim().parse::<f32>().ok().filter(|k| k.is_finite());
             rec.komi = Some(komi.ok_or_else(|| format!("KM[{value}]: not a komi"))?);
+        }
+        "PL" if rec.moves.is_empty() => {
+            rec.to_play = Some(match value.trim() {
+                "B" | "b" => Color::Black,
+                "W" | "w" => Color::White,
+                _ => return Err(format!("PL[{value}]: not a colour")),
+            });
         }
         "AB" | "AW" if rec.moves.is_empty() => {
             let color = if ident == "AB" {
@@ -201,6 +211,10 @@ mod tests {
                 (Color::White, (4, 4))
             ]
         );
+        assert_eq!(h.to_play, None);
+        let p = read_sgf("(;SZ[9]AB[cc]AW[dd]PL[B])").unwrap();
+        assert_eq!(p.to_play, Some(Color::Black));
+        assert!(read_sgf("(;SZ[9]AB[cc]PL[X])").is_err());
         assert!(read_sgf("(;SZ[99])").is_err());
         assert!(read_sgf("(;B[c])").is_err());
         let off = read_sgf("(;SZ[9];B[cc];W[ji])").err().unwrap();

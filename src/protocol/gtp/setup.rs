@@ -142,10 +142,11 @@ impl Engine {
         if !(2..=crate::go::MAX_SIZE).contains(&rec.size) {
             return Err("cannot load file: unacceptable size".into());
         }
-        let first = match rec.moves.first() {
-            Some(&(c, _)) => c,
-            None if rec.setup.iter().any(|&(c, _)| c == Color::Black) => Color::White,
-            None => Color::Black,
+        let first = match (rec.moves.first(), rec.to_play) {
+            (Some(&(c, _)), _) => c,
+            (None, Some(c)) => c,
+            (None, None) if rec.setup.iter().any(|&(c, _)| c == Color::Black) => Color::White,
+            (None, None) => Color::Black,
         };
         self.size = rec.size;
         if let Some(k) = rec.komi {
@@ -189,6 +190,10 @@ impl Engine {
             if !pts.is_empty() {
                 sgf += &format!("{tag}{}", pts.concat());
             }
+        }
+        if !self.setup.is_empty() {
+            let first = self.game.moves().first().map_or(b.to_move(), |&(c, _)| c);
+            sgf += &format!("PL[{}]", if first == Color::Black { "B" } else { "W" });
         }
         for &(c, mv) in self.game.moves() {
             let at = match mv {
