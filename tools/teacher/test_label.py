@@ -15,6 +15,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agree  # noqa: E402
 import label  # noqa: E402
 import to_planes  # noqa: E402
 import to_sgf  # noqa: E402
@@ -303,6 +304,44 @@ class ToPlanesTest(unittest.TestCase):
             # 19 planes of 361 bits: 858 bytes
             self.assertEqual([len(l.split()[0]) for l in lines], [1716, 1716])
             self.assertEqual(lines[1].split()[1:], ["dd", "700", "10", "g"])
+        finally:
+            shutil.rmtree(d)
+
+
+class AgreeTest(unittest.TestCase):
+    # g6 is held out (crc32 % 10 == 0), g0 is not
+    GAME = {"id": "g6", "size": 19, "komi": 7.5, "moves": "pddddpqp", "first": "B",
+            "pos": [[500, 0, 10, "pd", [600]], [500, 0, 900, "dd", [50]],
+                    [500, 0, 0, "dpqd", [400, 300]], [500, 0, 5, "", []]]}
+
+    def test_positions_come_from_held_out_games_where_a_point_beats_passing(self):
+        other = dict(self.GAME, id="g0")
+        todo = agree.samples([other, self.GAME], 10)
+        self.assertEqual([(g["id"], k) for g, k in todo], [("g6", 0), ("g6", 2)])
+        self.assertEqual([k for _, k in agree.samples([self.GAME], 1)], [0])
+
+    def test_vertices_and_the_teachers_mass(self):
+        self.assertEqual(agree.vertex("pd", 19), "Q16")
+        self.assertEqual(agree.vertex("aa", 19), "A19")
+        self.assertEqual(agree.vertex("..", 19), "pass")
+        self.assertEqual(agree.teacher_mass(self.GAME, 2, "d4"), 400)
+        self.assertEqual(agree.teacher_mass(self.GAME, 2, "R16"), 300)
+        self.assertEqual(agree.teacher_mass(self.GAME, 2, "K10"), 0)
+        self.assertEqual(agree.teacher_mass(self.GAME, 1, "pass"), 900)
+        lo, hi = agree.wilson(5, 10)
+        self.assertTrue(0.2 < lo < 0.5 < hi < 0.8)
+
+    def test_a_run_against_tengen(self):
+        tengen = os.path.join(REPO, "target", "release", "tengen")
+        if not os.path.exists(tengen):
+            self.skipTest("no release build of tengen")
+        d = tempfile.mkdtemp()
+        try:
+            shard = write_shard(d, [self.GAME])
+            for extra in [[], ["--net"]]:
+                self.assertEqual(agree.main(["--tengen", tengen, "--playouts", "50"] + extra
+                                            + [shard]), 0)
+            self.assertEqual(agree.main(["--tengen", "/nonexistent", shard]), 1)
         finally:
             shutil.rmtree(d)
 
