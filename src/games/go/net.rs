@@ -40,6 +40,13 @@ pub struct Net {
 }
 
 impl Net {
+    /// Whether the search asks the built-in network about `b`: only on
+    /// 19x19, the one size it learnt (on 9x9 nearly every point is near
+    /// an edge, which it only saw on the rim of a large board).
+    pub fn knows(b: &Board) -> bool {
+        b.width() == 19 && b.height() == 19
+    }
+
     /// The network in the binary, read once.
     pub fn builtin() -> &'static Net {
         static NET: OnceLock<Net> = OnceLock::new();

@@ -2,6 +2,7 @@
 //! of the round limit; new nodes get the priors ([`super::priors`]), and
 //! playouts follow the playout policy ([`super::policy`]).
 
+use super::net::Net;
 use super::policy::{self, PolicyConfig};
 use super::priors::{self, ladders, PriorConfig};
 use crate::go::{Board, Color, Move, Point, Rules, MAX_POINTS};
@@ -198,7 +199,7 @@ impl SearchGame for GoState {
     }
 
     fn knowledge(&self, out: &mut Vec<Prior>) {
-        if self.priors.net > 0.0 {
+        if self.priors.net > 0.0 && Net::knows(&self.board) {
             priors::add_net(&self.board, &self.priors, out);
         }
     }
@@ -287,5 +288,24 @@ mod tests {
         assert!(close(s.result(), 1.0), "{}", s.result());
         s.komi = 10.5; // white wins by 5.5: the term saturates the other way
         assert!(close(s.result(), 0.0), "{}", s.result());
+    }
+
+    /// The network's prior comes on 19x19 only, the size it learnt.
+    #[test]
+    fn the_network_is_asked_on_19x19_only() {
+        let priors = PriorConfig {
+            net: 100.0,
+            ..PriorConfig::default()
+        };
+        let mut out = Vec::new();
+        state(Board::new(9, 9), priors).knowledge(&mut out);
+        assert!(out.is_empty());
+        state(Board::new(19, 19), priors).knowledge(&mut out);
+        assert_eq!(out.len(), 361);
+        assert!(out.iter().all(|p| p.visits > 0.0 && p.wins == p.visits));
+        out.clear();
+        let off = PriorConfig { net: 0.0, ..priors };
+        state(Board::new(19, 19), off).knowledge(&mut out);
+        assert!(out.is_empty());
     }
 }
