@@ -79,8 +79,8 @@ impl Default for PriorConfig {
             good_line_open: 10.0,
             learned: 0.0,
             learned_power: 0.5,
-            net: 0.0,
-            net_power: 0.5,
+            net: 200.0,
+            net_power: 1.0,
             pass: 10.0,
         }
     }
