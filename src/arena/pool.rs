@@ -32,23 +32,22 @@ pub fn open_results(out: &Path) -> Result<File, Failure> {
         .map_err(|e| Failure::Io(format!("cannot open {}: {e}", jsonl_path.display())))
 }
 
-/// Whether to draw a progress line: only on a terminal.
-pub fn progress() -> bool {
-    std::io::stderr().is_terminal()
-}
-
 /// Plays games `0..games`, `jobs` at once: `play(i, stop)` on a worker
 /// thread, then `done` with each finished game on this thread as it comes
-/// (a game cut short gives `None` and is skipped). Ctrl-C or the first
-/// error, of a game or of `done`, stops the match: no game starts after
-/// it. Returns that first error.
+/// (a game cut short gives `None` and is skipped). `done` returns the
+/// match's progress line, drawn on stderr when that is a terminal, and
+/// whether the game was kept. Ctrl-C or the first error, of a game or of
+/// `done`, stops the match: no game starts after it. Returns that first
+/// error.
 pub fn play_games<R: Send>(
     games: usize,
     jobs: usize,
     play: impl Fn(usize, &Stop) -> Result<Option<R>, String> + Sync,
-    mut done: impl FnMut(R) -> Result<(), String>,
+    mut done: impl FnMut(R) -> (String, Result<(), String>),
 ) -> Option<String> {
     sys::catch_sigint();
+    let terminal = std::io::stderr().is_terminal();
+    let mut drawn = false;
     let stop = Stop::new();
     let next = AtomicUsize::new(0);
     let mut fatal: Option<String> = None;
@@ -74,7 +73,14 @@ pub fn play_games<R: Send>(
         drop(tx);
         for result in rx {
             let outcome = match result {
-                Ok(Some(rec)) => done(rec),
+                Ok(Some(rec)) => {
+                    let (line, kept) = done(rec);
+                    if terminal {
+                        eprint!("\r{line}   ");
+                        drawn = true;
+                    }
+                    kept
+                }
                 Ok(None) => continue,
                 Err(e) => Err(e),
             };
@@ -84,6 +90,9 @@ pub fn play_games<R: Send>(
             }
         }
     });
+    if drawn {
+        eprintln!();
+    }
     fatal
 }
 

@@ -37,7 +37,6 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     let mut jsonl = pool::open_results(out)?;
     let names = cfg.players.clone().map(|p| p.name);
     let mut summary = Summary::new(names);
-    let progress = pool::progress();
     let play = |i: usize, stop: &Stop| {
         let job = GameJob {
             index: i,
@@ -52,14 +51,8 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     let fatal = pool::play_games(cfg.games, cfg.jobs, play, |rec: GameRecord| {
         let saved = save(cfg, &rec, &mut jsonl);
         summary.add(&rec);
-        if progress {
-            eprint!("\r{}   ", summary.progress(cfg.games));
-        }
-        saved
+        (summary.progress(cfg.games), saved)
     });
-    if progress && summary.games > 0 {
-        eprintln!();
-    }
 
     let text = format!(
         "{}{}results: {}\n",

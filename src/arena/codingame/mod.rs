@@ -63,7 +63,6 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     let mut jsonl = pool::open_results(out)?;
     let names = cfg.players.clone().map(|p| p.name);
     let mut summary = Summary::new(names, cfg.kind.seat_names());
-    let progress = pool::progress();
     let table = Table {
         kind: cfg.kind,
         players: &cfg.players,
@@ -76,14 +75,8 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     let fatal = pool::play_games(cfg.games, cfg.jobs, play, |rec: Record| {
         let saved = save(cfg, &rec, &mut jsonl);
         summary.add(&rec);
-        if progress {
-            eprint!("\r{}   ", summary.progress(cfg.games));
-        }
-        saved
+        (summary.progress(cfg.games), saved)
     });
-    if progress && summary.games > 0 {
-        eprintln!();
-    }
 
     let text = format!(
         "match: {}, {} (A) vs {} (B), {} of {} games, first answer {} ms, later {} ms, seed {}\n{}results: {}\n",
