@@ -23,27 +23,14 @@ import math
 import subprocess
 import sys
 import time
-import zlib
 
-LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-
-
-def vertex(xy, size):
-    """Two SGF letters -> a GTP vertex ("pass" for "..")."""
-    if xy == "..":
-        return "pass"
-    return f"{LETTERS[ord(xy[0]) - 97]}{size - (ord(xy[1]) - 97)}"
+from label import SIZE, idx_to_gtp, sgf_to_idx, shard_colors
+from train import held_out
 
 
-def colours(game):
-    n = len(game["moves"]) // 2
-    first = game.get("first", "B")
-    return game.get("colors") or "".join(
-        "B" if (k % 2 == 0) == (first == "B") else "W" for k in range(n))
-
-
-def held_out(gid):
-    return zlib.crc32(gid.encode()) % 10 == 0
+def vertex(xy):
+    """Two SGF letters of a shard -> a GTP vertex ("pass" for "..")."""
+    return idx_to_gtp(sgf_to_idx(xy))
 
 
 def samples(games, count):
@@ -51,7 +38,7 @@ def samples(games, count):
     games, in a fixed order."""
     every = []
     for game in sorted(games, key=lambda g: g["id"]):
-        if game.get("setup") or not held_out(game["id"]):
+        if game.get("setup") or game["size"] != SIZE or not held_out(game["id"]):
             continue
         for k, (_, _, p_pass, top, qs) in enumerate(game["pos"]):
             if top and qs and qs[0] > p_pass:
@@ -66,7 +53,7 @@ def teacher_mass(game, k, answer):
     if answer.lower() == "pass":
         return p_pass
     for i, q in enumerate(qs):
-        if vertex(top[2 * i:2 * i + 2], game["size"]).upper() == answer.upper():
+        if vertex(top[2 * i:2 * i + 2]) == answer.upper():
             return q
     return 0
 
@@ -126,18 +113,18 @@ def main(argv):
     try:
         e = Engine(argv)
         for game, k in todo:
-            size, cols = game["size"], colours(game)
-            e.ask(f"boardsize {size}")
+            cols = shard_colors(game)
+            e.ask(f"boardsize {SIZE}")
             e.ask("clear_board")
             e.ask(f"komi {game['komi']}")
             for i in range(k):
-                e.ask(f"play {cols[i]} {vertex(game['moves'][2 * i:2 * i + 2], size)}")
+                e.ask(f"play {cols[i]} {vertex(game['moves'][2 * i:2 * i + 2])}")
             if a.net:
                 answer = e.ask(f"tengen-policy {cols[k]} 1").split()[0]
             else:
                 answer = e.ask(f"reg_genmove {cols[k]}")
             top = game["pos"][k][3][:2]
-            hits += answer.upper() == vertex(top, size)
+            hits += answer.upper() == vertex(top)
             mass += teacher_mass(game, k, answer)
         e.ask("quit")
     except (OSError, RuntimeError) as err:

@@ -287,6 +287,14 @@ def shard_line(game, positions, net, extra=None):
     return d
 
 
+def shard_colors(d):
+    """The colour ("B"/"W") of each move of a parsed shard line."""
+    n = len(d["moves"]) // 2
+    first = d.get("first", "B")
+    return d.get("colors") or "".join(
+        "B" if (k % 2 == 0) == (first == "B") else "W" for k in range(n))
+
+
 def decode_position(rec):
     """shard position entry -> dict with floats (for consumers and tests)."""
     wq, lq, p_pass, mv, qs = rec

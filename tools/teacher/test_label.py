@@ -23,6 +23,14 @@ import to_sgf  # noqa: E402
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
+def release_tengen(test):
+    """The release build of tengen; skips `test` when there is none."""
+    tengen = os.path.join(REPO, "target", "release", "tengen")
+    if not os.path.exists(tengen):
+        test.skipTest("no release build of tengen")
+    return tengen
+
+
 class FakeEngine:
     """Mimics Engine.analyze: a legal, deterministic policy in KataGo's layout
     (row-major from the top-left, pass last, -1 on occupied points; captures ignored)."""
@@ -288,9 +296,7 @@ class ToPlanesTest(unittest.TestCase):
         self.assertEqual(to_planes.examples(dict(game, colors="BWB")), [])
 
     def test_the_planes_come_from_tengen(self):
-        tengen = os.path.join(REPO, "target", "release", "tengen")
-        if not os.path.exists(tengen):
-            self.skipTest("no release build of tengen")
+        tengen = release_tengen(self)
         d = tempfile.mkdtemp()
         try:
             game = {"id": "g", "size": 19, "komi": 7.5, "moves": "pddd", "first": "B",
@@ -321,9 +327,9 @@ class AgreeTest(unittest.TestCase):
         self.assertEqual([k for _, k in agree.samples([self.GAME], 1)], [0])
 
     def test_vertices_and_the_teachers_mass(self):
-        self.assertEqual(agree.vertex("pd", 19), "Q16")
-        self.assertEqual(agree.vertex("aa", 19), "A19")
-        self.assertEqual(agree.vertex("..", 19), "pass")
+        self.assertEqual(agree.vertex("pd"), "Q16")
+        self.assertEqual(agree.vertex("aa"), "A19")
+        self.assertEqual(agree.vertex(".."), "pass")
         self.assertEqual(agree.teacher_mass(self.GAME, 2, "d4"), 400)
         self.assertEqual(agree.teacher_mass(self.GAME, 2, "R16"), 300)
         self.assertEqual(agree.teacher_mass(self.GAME, 2, "K10"), 0)
@@ -332,9 +338,7 @@ class AgreeTest(unittest.TestCase):
         self.assertTrue(0.2 < lo < 0.5 < hi < 0.8)
 
     def test_a_run_against_tengen(self):
-        tengen = os.path.join(REPO, "target", "release", "tengen")
-        if not os.path.exists(tengen):
-            self.skipTest("no release build of tengen")
+        tengen = release_tengen(self)
         d = tempfile.mkdtemp()
         try:
             shard = write_shard(d, [self.GAME])
@@ -356,9 +360,7 @@ class TrainSmokeTest(unittest.TestCase):
         except ImportError:
             self.skipTest("no JAX in this python")
         import train
-        tengen = os.path.join(REPO, "target", "release", "tengen")
-        if not os.path.exists(tengen):
-            self.skipTest("no release build of tengen")
+        tengen = release_tengen(self)
         d = tempfile.mkdtemp()
         try:
             games = []

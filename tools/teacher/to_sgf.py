@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from label import shard_colors
+
 
 def game_sgf(game):
     """One shard line (parsed) -> SGF text, or None if it has setup stones."""
@@ -25,8 +27,7 @@ def game_sgf(game):
     if len(moves) % 2:
         raise ValueError("odd-length move string")
     n = len(moves) // 2
-    colors = game.get("colors") or "".join(
-        ("B" if (k % 2 == 0) == (game.get("first", "B") == "B") else "W") for k in range(n))
+    colors = shard_colors(game)
     pos = game["pos"]
     if len(pos) != n:
         raise ValueError(f"{len(pos)} positions for {n} moves")

@@ -29,6 +29,11 @@ def plane_count(hexes):
     return len(hexes) * 4 // (N * N)
 
 
+def held_out(gid):
+    """Whether a game is held out of training: every tenth, by id."""
+    return zlib.crc32(gid.encode()) % 10 == 0
+
+
 def sgf_index(s):
     return (ord(s[1]) - 97) * N + (ord(s[0]) - 97)
 
@@ -61,7 +66,7 @@ def load(path, limit):
             xs.append(planes.transpose(1, 2, 0))
             ts.append(target / target.sum())
             tops.append(listed[0] if listed and sensible[listed[0]] else -1)
-            held.append(zlib.crc32(gid.encode()) % 10 == 0)
+            held.append(held_out(gid))
             if limit and len(xs) >= limit:
                 break
     return np.stack(xs), np.stack(ts), np.array(tops), np.array(held)
