@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-from label import SIZE, idx_to_gtp, sgf_to_idx, shard_colors
+from shards import SIZE, idx_to_gtp, sgf_to_idx, shard_colors
 from train import held_out
 
 

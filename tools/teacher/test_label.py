@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Self-test of tools/teacher/label.py, without KataGo: SGF parsing, coordinates,
+"""Self-test of tools/teacher/label.py and shards.py, without KataGo: SGF parsing, coordinates,
 quantisation, shard round-trip and resume, with a fake engine.
 
 usage: python3 tools/teacher/test_label.py   (or python3 -m unittest from tools/teacher)
@@ -17,6 +17,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import agree  # noqa: E402
 import label  # noqa: E402
+import shards  # noqa: E402
 import to_planes  # noqa: E402
 import to_sgf  # noqa: E402
 
@@ -44,10 +45,10 @@ class FakeEngine:
             turns = [len(moves)]
         res = {}
         for t in turns:
-            occupied = {label.gtp_to_idx(v) for _, v in moves[:t]} | \
-                {label.gtp_to_idx(v) for _, v in (initial_stones or [])}
-            occupied.discard(label.PASS)
-            w = [0.0 if i in occupied else 1.0 + ((i * 7919 + t) % 97) for i in range(label.NPOS)]
+            occupied = {shards.gtp_to_idx(v) for _, v in moves[:t]} | \
+                {shards.gtp_to_idx(v) for _, v in (initial_stones or [])}
+            occupied.discard(shards.PASS)
+            w = [0.0 if i in occupied else 1.0 + ((i * 7919 + t) % 97) for i in range(shards.NPOS)]
             w[40] = 0 if 40 in occupied else 2000.0  # a favourite: index 40 = SGF "cc" (x 2, y 2)
             w.append(5.0 if t < 200 else 5000.0)  # pass
             s = sum(w)
@@ -58,47 +59,47 @@ class FakeEngine:
 
 class Coordinates(unittest.TestCase):
     def test_sgf_idx(self):
-        self.assertEqual(label.sgf_to_idx("aa"), 0)            # top-left = A19
-        self.assertEqual(label.sgf_to_idx("sa"), 18)           # top-right = T19
-        self.assertEqual(label.sgf_to_idx("as"), 18 * 19)      # bottom-left = A1
-        self.assertEqual(label.sgf_to_idx("cd"), 3 * 19 + 2)   # x 2, y 3
-        self.assertEqual(label.sgf_to_idx(""), label.PASS)
-        self.assertEqual(label.sgf_to_idx("tt"), label.PASS)
-        for i in range(label.NPOS + 1):
-            self.assertEqual(label.sgf_to_idx(label.idx_to_sgf(i)), i)
-            self.assertEqual(label.gtp_to_idx(label.idx_to_gtp(i)), i)
+        self.assertEqual(shards.sgf_to_idx("aa"), 0)            # top-left = A19
+        self.assertEqual(shards.sgf_to_idx("sa"), 18)           # top-right = T19
+        self.assertEqual(shards.sgf_to_idx("as"), 18 * 19)      # bottom-left = A1
+        self.assertEqual(shards.sgf_to_idx("cd"), 3 * 19 + 2)   # x 2, y 3
+        self.assertEqual(shards.sgf_to_idx(""), shards.PASS)
+        self.assertEqual(shards.sgf_to_idx("tt"), shards.PASS)
+        for i in range(shards.NPOS + 1):
+            self.assertEqual(shards.sgf_to_idx(shards.idx_to_sgf(i)), i)
+            self.assertEqual(shards.gtp_to_idx(shards.idx_to_gtp(i)), i)
 
     def test_gtp(self):
-        self.assertEqual(label.idx_to_gtp(0), "A19")
-        self.assertEqual(label.idx_to_gtp(18), "T19")          # no I column
-        self.assertEqual(label.idx_to_gtp(360), "T1")
-        self.assertEqual(label.idx_to_gtp(label.sgf_to_idx("pd")), "Q16")
-        self.assertEqual(label.idx_to_gtp(label.sgf_to_idx("dp")), "D4")
-        self.assertEqual(label.idx_to_gtp(label.sgf_to_idx("jj")), "K10")
-        self.assertEqual(label.idx_to_gtp(label.PASS), "pass")
-        self.assertEqual(label.gtp_to_idx("pass"), label.PASS)
+        self.assertEqual(shards.idx_to_gtp(0), "A19")
+        self.assertEqual(shards.idx_to_gtp(18), "T19")          # no I column
+        self.assertEqual(shards.idx_to_gtp(360), "T1")
+        self.assertEqual(shards.idx_to_gtp(shards.sgf_to_idx("pd")), "Q16")
+        self.assertEqual(shards.idx_to_gtp(shards.sgf_to_idx("dp")), "D4")
+        self.assertEqual(shards.idx_to_gtp(shards.sgf_to_idx("jj")), "K10")
+        self.assertEqual(shards.idx_to_gtp(shards.PASS), "pass")
+        self.assertEqual(shards.gtp_to_idx("pass"), shards.PASS)
 
     def test_move_string(self):
-        ms = [label.sgf_to_idx("pd"), label.PASS, label.sgf_to_idx("aa")]
-        self.assertEqual(label.moves_to_str(ms), "pd..aa")
-        self.assertEqual(label.str_to_moves("pd..aa"), ms)
+        ms = [shards.sgf_to_idx("pd"), shards.PASS, shards.sgf_to_idx("aa")]
+        self.assertEqual(shards.moves_to_str(ms), "pd..aa")
+        self.assertEqual(shards.str_to_moves("pd..aa"), ms)
 
 
 class Sgf(unittest.TestCase):
     def test_parse_main_line(self):
         text = ("(;GM[1]SZ[19]KM[6.5]PB[a\\]b]C[x (y) ;z]AB[dd][pp]"
                 ";W[qd]C[1 ms];B[](;W[dp];B[tt])(;W[aa]))")
-        nodes = label.parse_sgf(text)
+        nodes = shards.parse_sgf(text)
         self.assertEqual(nodes[0]["PB"], ["a]b"])
         self.assertEqual(nodes[0]["AB"], ["dd", "pp"])
         path = os.path.join(tempfile.mkdtemp(), "t.sgf")
         with open(path, "w") as f:
             f.write(text)
-        g = label.game_from_sgf(path, "x")
+        g = shards.game_from_sgf(path, "x")
         self.assertEqual(g.komi, 6.5)
-        self.assertEqual(label.moves_to_str(g.moves), "qd..dp..")
+        self.assertEqual(shards.moves_to_str(g.moves), "qd..dp..")
         self.assertEqual(g.colors, "WBWB")
-        self.assertEqual(g.setup_b, [label.sgf_to_idx("dd"), label.sgf_to_idx("pp")])
+        self.assertEqual(g.setup_b, [shards.sgf_to_idx("dd"), shards.sgf_to_idx("pp")])
         self.assertEqual(g.query_moves()[0], ["W", "R16"])
         self.assertEqual(g.initial_stones(), [["B", "D16"], ["B", "Q4"]])
 
@@ -108,8 +109,8 @@ class Sgf(unittest.TestCase):
             self.skipTest("no data/gnugo-games")
         names = sorted(n for n in os.listdir(d) if n.endswith(".sgf"))
         self.assertTrue(names)
-        g = label.game_from_sgf(os.path.join(d, names[0]), "x")
-        self.assertEqual(label.moves_to_str(g.moves[:3]), "lcppph")  # g1-game-0001 opens B lc, W pp, B ph
+        g = shards.game_from_sgf(os.path.join(d, names[0]), "x")
+        self.assertEqual(shards.moves_to_str(g.moves[:3]), "lcppph")  # g1-game-0001 opens B lc, W pp, B ph
         self.assertEqual(g.colors[:4], "BWBW")
         self.assertEqual(g.komi, 7.5)
 
@@ -118,40 +119,40 @@ class Sgf(unittest.TestCase):
         with open(path, "w") as f:
             f.write("(;SZ[9];B[ee])")
         with self.assertRaises(ValueError):
-            label.game_from_sgf(path, "x")
+            shards.game_from_sgf(path, "x")
 
 
 class Quantise(unittest.TestCase):
     def test_policy(self):
-        pol = [0.0] * (label.NPOS + 1)
+        pol = [0.0] * (shards.NPOS + 1)
         pol[5] = -1
         pol[100], pol[50], pol[7], pol[8] = 0.6, 0.2, 0.0095, 0.004
-        pol[label.PASS] = 0.1864
+        pol[shards.PASS] = 0.1864
         rest = 1 - sum(p for p in pol if p > 0)
         for i in range(200, 300):
             pol[i] = rest / 100
-        p_pass, mv, qs = label.quantise_policy(pol)
+        p_pass, mv, qs = shards.quantise_policy(pol)
         self.assertEqual(p_pass, 186)
         self.assertEqual(qs, [600, 200, 10])   # 0.0095 rounds to 10 per-mille; 0.004 dropped
-        self.assertEqual(mv, label.idx_to_sgf(100) + label.idx_to_sgf(50) + label.idx_to_sgf(7))
-        self.assertEqual(label.quantise_value(0.4567, -3.26), (457, -33))
+        self.assertEqual(mv, shards.idx_to_sgf(100) + shards.idx_to_sgf(50) + shards.idx_to_sgf(7))
+        self.assertEqual(shards.quantise_value(0.4567, -3.26), (457, -33))
         many = [1.0 / 361] * 361 + [0.0]
-        self.assertEqual(label.quantise_policy(many), (0, "", []))  # nothing reaches 1 %
+        self.assertEqual(shards.quantise_policy(many), (0, "", []))  # nothing reaches 1 %
         top = [0.05] * 20 + [0.0] * 341 + [0.0]
-        self.assertEqual(len(label.quantise_policy(top)[2]), 8)
+        self.assertEqual(len(shards.quantise_policy(top)[2]), 8)
 
     def test_orientation_of_fake(self):
         # with one stone, the policy at that point is -1: the check label.py --check does
         e = FakeEngine()
         pol = e.analyze([["B", "C16"]], 7.5)[1][0]
-        self.assertEqual(pol[label.sgf_to_idx("cd")], -1)
+        self.assertEqual(pol[shards.sgf_to_idx("cd")], -1)
         self.assertEqual(pol[3 * 19 + 2], -1)
         self.assertGreater(pol[2 * 19 + 3], 0)
 
     def test_sample(self):
         rng = random.Random(1)
         pol = [-1] * 361 + [1.0]
-        self.assertEqual(label.sample_move(pol, 1.0, rng), label.PASS)
+        self.assertEqual(label.sample_move(pol, 1.0, rng), shards.PASS)
         pol = [0.0] * 362
         pol[3], pol[4] = 0.9, 0.1
         self.assertEqual(label.sample_move(pol, 0, rng), 3)
@@ -175,44 +176,44 @@ class Shards(unittest.TestCase):
         for k in range(n):
             p = os.path.join(d, "g%02d.sgf" % k)
             with open(p, "w") as f:
-                f.write("(;SZ[19]KM[7.5];B[pd];W[dp];B[%s];W[];B[])" % label.idx_to_sgf(100 + k))
+                f.write("(;SZ[19]KM[7.5];B[pd];W[dp];B[%s];W[];B[])" % shards.idx_to_sgf(100 + k))
             paths.append(p)
         return paths
 
     def test_round_trip_and_resume(self):
         out = os.path.join(self.dir, "out")
-        store = label.ShardStore(out, games_per_shard=2)
+        store = shards.ShardStore(out, games_per_shard=2)
         eng = FakeEngine()
         paths = self.make_sgfs(5)
         for p in paths:
-            g = label.game_from_sgf(p, label.sgf_game_id(p))
-            store.add("games", label.shard_line(g, label.label_game(eng, g), "net"))
+            g = shards.game_from_sgf(p, label.sgf_game_id(p))
+            store.add("games", shards.shard_line(g, label.label_game(eng, g), "net"))
         self.assertEqual(eng.queries, 5)  # one analyzeTurns query per game
         self.assertEqual(sorted(os.listdir(out)),
                          ["games-0000.jsonl.gz", "games-0001.jsonl.gz", "games-0002.jsonl.gz"])
-        lines = label.read_shard(os.path.join(out, "games-0000.jsonl.gz"))
+        lines = shards.read_shard(os.path.join(out, "games-0000.jsonl.gz"))
         d = json.loads(lines[0])
         self.assertEqual(d["id"], "sgf/games/g00.sgf")
-        self.assertEqual(d["moves"], "pddp" + label.idx_to_sgf(100) + "....")
+        self.assertEqual(d["moves"], "pddp" + shards.idx_to_sgf(100) + "....")
         self.assertEqual(len(d["pos"]), 5)
         self.assertNotIn("colors", d)
-        p0 = label.decode_position(d["pos"][0])
+        p0 = shards.decode_position(d["pos"][0])
         self.assertEqual(p0["top"][0][0], 40)
         self.assertAlmostEqual(p0["winrate"], 0.5)
         self.assertAlmostEqual(p0["lead"], -7.5)
         self.assertGreater(p0["top"][0][1], 0.05)
         # the played stone's point never appears among later top moves
         for t, rec in enumerate(d["pos"]):
-            played = set(label.str_to_moves(d["moves"])[:t]) - {label.PASS}
-            for i, _ in label.decode_position(rec)["top"]:
+            played = set(shards.str_to_moves(d["moves"])[:t]) - {shards.PASS}
+            for i, _ in shards.decode_position(rec)["top"]:
                 self.assertNotIn(i, played)
         # resume: a new store sees all five games and appends to the last shard
-        store2 = label.ShardStore(out, games_per_shard=2)
+        store2 = shards.ShardStore(out, games_per_shard=2)
         self.assertEqual(len(store2.done), 5)
         self.assertEqual(store2.positions, 25)
-        g = label.game_from_sgf(paths[0], "extra")
-        store2.add("games", label.shard_line(g, label.label_game(eng, g), "net"))
-        self.assertEqual(len(label.read_shard(os.path.join(out, "games-0002.jsonl.gz"))), 2)
+        g = shards.game_from_sgf(paths[0], "extra")
+        store2.add("games", shards.shard_line(g, label.label_game(eng, g), "net"))
+        self.assertEqual(len(shards.read_shard(os.path.join(out, "games-0002.jsonl.gz"))), 2)
         # deterministic bytes, no leftover temp files
         self.assertFalse([n for n in os.listdir(out) if n.endswith(".tmp")])
         with gzip.open(os.path.join(out, "games-0002.jsonl.gz")) as f:
@@ -256,10 +257,10 @@ class Shards(unittest.TestCase):
             label.Engine = real
         names = sorted(os.listdir(out))
         self.assertEqual(names, ["games-0000.jsonl.gz", "selfplay-0000.jsonl.gz"])
-        sp = [json.loads(x) for x in label.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
+        sp = [json.loads(x) for x in shards.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
         self.assertEqual([d["id"] for d in sp], ["selfplay-000000", "selfplay-000001", "selfplay-000002"])
         for d in sp:
-            self.assertEqual(len(label.str_to_moves(d["moves"])), len(d["pos"]))
+            self.assertEqual(len(shards.str_to_moves(d["moves"])), len(d["pos"]))
             self.assertEqual(d["src"], "katago-selfplay")
 
 

@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-from label import shard_colors
+from shards import shard_colors
 
 
 def game_sgf(game):
