@@ -18,24 +18,17 @@ import os
 import struct
 import sys
 
-from train import N, plane_count
+from train import N, load_weights, plane_count
 
 
-def layers(npz):
-    """The (weights HWIO, biases) pairs in the order train.py saved them."""
-    arrays = [npz[f"arr_{i}"] for i in range(len(npz.files))]
-    if len(arrays) % 2:
-        raise ValueError("an odd number of arrays: not weights and biases")
-    return list(zip(arrays[0::2], arrays[1::2]))
-
-
-def net_bytes(pairs):
-    out = [b"TGPOLNN1", struct.pack("<I", len(pairs))]
-    for w, b in pairs:
+def net_bytes(pairs, skip):
+    """The weight file: (weights HWIO, biases) pairs and the skip flags."""
+    out = [b"TGPOLNN2", struct.pack("<I", len(pairs))]
+    for (w, b), s in zip(pairs, skip):
         k, k2, cin, cout = w.shape
         if k != k2 or b.shape != (cout,):
             raise ValueError(f"a layer of shape {w.shape} with biases {b.shape}")
-        out.append(struct.pack("<III", k, cin, cout))
+        out.append(struct.pack("<IIII", k, cin, cout, int(s)))
         out.append(w.astype("<f4").tobytes(order="C"))
         out.append(b.astype("<f4").tobytes())
     return b"".join(out)
@@ -57,7 +50,8 @@ def main(argv):
         print(f"export.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
         return 2
     try:
-        pairs = layers(np.load(a.weights))
+        params, skip = load_weights(a.weights)
+        pairs = [(np.asarray(w), np.asarray(b)) for w, b in params]
         lines = []
         with gzip.open(a.examples, "rt", encoding="utf-8") as f:
             for k, line in enumerate(f):
@@ -72,10 +66,9 @@ def main(argv):
             bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
                                  bitorder="little")[:count * N * N]
             xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
-        params = [(jnp.asarray(w), jnp.asarray(b)) for w, b in pairs]
-        logits = np.asarray(net.logits(params, jnp.asarray(np.stack(xs), jnp.float32)))
+        logits = np.asarray(net.logits(params, jnp.asarray(np.stack(xs), jnp.float32), skip))
         os.makedirs(a.out_dir, exist_ok=True)
-        blob = net_bytes(pairs)
+        blob = net_bytes(pairs, skip)
         with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:
             f.write(blob)
         with open(os.path.join(a.out_dir, "check.txt"), "w") as f:

@@ -1,6 +1,6 @@
 """The policy network that tools/teacher/train.py trains and
-bench_train.py times: convolutions with ReLU, a 1x1 head to one logit a
-point. Needs JAX (see bench_train.py --help)."""
+bench_train.py times: convolutions with ReLU (plain, or in residual
+blocks), a 1x1 head to one logit a point. Needs JAX (see bench_train.py --help)."""
 import jax
 import jax.numpy as jnp
 
@@ -11,26 +11,43 @@ def conv(x, w, b):
     return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=DIMS) + b
 
 
-def init(key, inputs, channels, layers, first=3):
+def init(key, inputs, channels, layers, first=3, blocks=0):
     """He-initialised weights: the first layer `first` x `first`, the rest
-    3x3, then the head."""
+    3x3, then the head. With `blocks`, the layers after the first are that
+    many residual blocks of two (`layers` is then ignored); the second
+    layer of a block starts at zero, so each block starts as the identity."""
     params, cin = [], inputs
-    for k in range(layers):
+    count = 1 + 2 * blocks if blocks else layers
+    for k in range(count):
         key, sub = jax.random.split(key)
         size = first if k == 0 else 3
-        params.append((jax.random.normal(sub, (size, size, cin, channels))
-                       * (2 / (size * size * cin)) ** 0.5, jnp.zeros(channels)))
+        scale = 0.0 if blocks and k > 0 and k % 2 == 0 else (2 / (size * size * cin)) ** 0.5
+        params.append((jax.random.normal(sub, (size, size, cin, channels)) * scale,
+                       jnp.zeros(channels)))
         cin = channels
     key, sub = jax.random.split(key)
     params.append((jax.random.normal(sub, (1, 1, cin, 1)) * 0.01, jnp.zeros(1)))
     return params
 
 
-def logits(params, x):
-    """One logit a point of the NHWC batch `x`, flattened row by row."""
-    h = x
-    for w, b in params[:-1]:
-        h = jax.nn.relu(conv(h, w, b))
+def skips(params, blocks):
+    """For each layer of `params`, whether it adds the input of the layer
+    before it (the block's input) ahead of its ReLU: the second layer of
+    each residual block."""
+    return tuple(bool(blocks) and 0 < k < len(params) - 1 and k % 2 == 0
+                 for k in range(len(params)))
+
+
+def logits(params, x, skip=None):
+    """One logit a point of the NHWC batch `x`, flattened row by row;
+    `skip` as skips() gives it (none by default)."""
+    h, ins = x, []
+    for k, (w, b) in enumerate(params[:-1]):
+        ins.append(h)
+        z = conv(h, w, b)
+        if skip and skip[k]:
+            z = z + ins[k - 1]
+        h = jax.nn.relu(z)
     return conv(h, *params[-1]).reshape(x.shape[0], -1)
 
 

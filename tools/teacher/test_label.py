@@ -377,6 +377,23 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertEqual(train.main(["--channels", "4", "--layers", "2", "--epochs", "1",
                                          "--batch", "4", "--out", weights, examples]), 0)
             self.assertTrue(os.path.getsize(weights) > 0)
+            # residual blocks: trained, then exported with their skip flags
+            import export
+            self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--epochs", "1",
+                                         "--batch", "4", "--out", weights, examples]), 0)
+            out = os.path.join(d, "net")
+            self.assertEqual(export.main(["--check", "2", weights, examples, out]), 0)
+            with open(os.path.join(out, "policy.net"), "rb") as f:
+                blob = f.read()
+            self.assertEqual(blob[:12], b"TGPOLNN2" + (4).to_bytes(4, "little"))
+            flags = []
+            at = 12
+            for _ in range(4):
+                k, cin, cout, skip = (int.from_bytes(blob[at + 4 * i:at + 4 * i + 4], "little")
+                                      for i in range(4))
+                flags.append(skip)
+                at += 16 + 4 * (k * k * cin * cout + cout)
+            self.assertEqual((flags, at), ([0, 0, 1, 0], len(blob)))
         finally:
             shutil.rmtree(d)
 

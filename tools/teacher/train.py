@@ -2,7 +2,7 @@
 """Trains a small convolutional policy network on the teacher's labels and
 reports its agreement with the teacher on held-out games.
 
-usage: tools/teacher/train.py [--channels 32] [--layers 6] [--epochs 3]
+usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N]
                               [--out WEIGHTS.npz] [--eval WEIGHTS.npz]
                               EXAMPLES.txt.gz
@@ -72,11 +72,29 @@ def load(path, limit):
     return np.stack(xs), np.stack(ts), np.array(tops), np.array(held)
 
 
+def load_weights(path):
+    """The (weights, biases) pairs train.py saved at `path`, and each
+    layer's residual flag (none in files from before the flags)."""
+    import jax.numpy as jnp
+    import numpy as np
+    arrays = np.load(path)
+    count = sum(1 for f in arrays.files if f.startswith("arr_"))
+    if count % 2:
+        raise ValueError(f"{path}: an odd number of arrays, not weights and biases")
+    flat = [jnp.asarray(arrays[f"arr_{k}"]) for k in range(count)]
+    params = list(zip(flat[0::2], flat[1::2]))
+    skip = tuple(bool(v) for v in arrays["skips"]) if "skips" in arrays.files \
+        else (False,) * len(params)
+    return params, skip
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("examples")
     ap.add_argument("--channels", type=int, default=32)
     ap.add_argument("--layers", type=int, default=6)
+    ap.add_argument("--blocks", type=int, default=0,
+                    help="a first layer then B residual blocks of two layers, instead of --layers")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -101,17 +119,17 @@ def main(argv):
     xte, tte, topte = x[held], t[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
 
-    params = net.init(jax.random.PRNGKey(0), x.shape[-1], a.channels, a.layers, first=5)
+    params = net.init(jax.random.PRNGKey(0), x.shape[-1], a.channels, a.layers, first=5,
+                      blocks=a.blocks)
+    skip = net.skips(params, a.blocks)
     if a.eval:
-        arrays = np.load(a.eval)
-        flat = [jnp.asarray(arrays[f"arr_{k}"]) for k in range(len(arrays.files))]
-        params = list(zip(flat[0::2], flat[1::2]))
+        params, skip = load_weights(a.eval)
         a.epochs = 0
 
     def logits(ps, v):
         # only the sensible points may be chosen
         mask = v[..., SENSIBLE].reshape(v.shape[0], -1)
-        return jnp.where(mask > 0, net.logits(ps, v), -1e9)
+        return jnp.where(mask > 0, net.logits(ps, v, skip), -1e9)
 
     steps = a.epochs * (len(xtr) // a.batch)
     opt = optax.adam(optax.cosine_decay_schedule(a.lr, max(steps, 1)))
@@ -159,7 +177,8 @@ def main(argv):
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
     if a.out:
-        np.savez(a.out, *[np.asarray(p) for pair in params for p in pair])
+        np.savez(a.out, *[np.asarray(p) for pair in params for p in pair],
+                 skips=np.array(skip, dtype=np.int32))
         print(f"weights written to {a.out}")
     return 0
 

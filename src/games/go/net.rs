@@ -1,22 +1,28 @@
 //! The learnt policy network: convolutions with ReLU over the planes of
-//! [`super::planes`], then a 1x1 head to one logit a point, trained on the
+//! [`super::planes`] (plain, or in residual blocks), then a 1x1 head to
+//! one logit a point, trained on the
 //! teacher's moves by `tools/teacher/train.py` and exported by
 //! `tools/teacher/export.py`. One thread, no allocation past the first
 //! call's buffers; the inner loop runs over output channels, contiguous,
 //! so the compiler vectorises it with whatever the target offers.
 //!
-//! The weight file, little-endian: the 8 bytes `TGPOLNN1`, the number of
+//! The weight file, little-endian: the 8 bytes `TGPOLNN2`, the number of
 //! layers (u32), then per layer its kernel size, input and output channels
-//! (u32 each), the weights (f32, kernel row, kernel column, input channel,
-//! output channel) and the biases (f32, one an output channel). Every layer
-//! but the last is followed by a ReLU; the last has one output channel.
+//! and its skip flag (u32 each), the weights (f32, kernel row, kernel
+//! column, input channel, output channel) and the biases (f32, one an
+//! output channel). Every layer but the last is followed by a ReLU; the
+//! last has one output channel. A layer with the skip flag adds, before its
+//! ReLU, the input of the layer before it: the second layer of a residual
+//! block. Files headed `TGPOLNN1` have no flags (no layer skips).
 
 use super::planes;
 use crate::go::{Board, Point};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-const MAGIC: &[u8; 8] = b"TGPOLNN1";
+const MAGIC: &[u8; 8] = b"TGPOLNN2";
+/// The first format: the same without the skip flags.
+const MAGIC_PLAIN: &[u8; 8] = b"TGPOLNN1";
 
 /// The network the bot ships with (see `docs/measurements.md` for how it
 /// was trained and how well it agrees with the teacher).
@@ -28,6 +34,8 @@ struct Layer {
     cout: usize,
     w: Vec<f32>,
     b: Vec<f32>,
+    /// Adds the previous layer's input before the ReLU.
+    skip: bool,
 }
 
 /// A policy network; [`Net::builtin`] is the one in the binary.
@@ -55,9 +63,11 @@ impl Net {
 
     /// Reads a weight file (format in the module doc).
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
-        let rest = bytes
-            .strip_prefix(MAGIC)
-            .ok_or("not a tengen policy network (no TGPOLNN1 header)")?;
+        let (rest, flags) = match (bytes.strip_prefix(MAGIC), bytes.strip_prefix(MAGIC_PLAIN)) {
+            (Some(rest), _) => (rest, true),
+            (None, Some(rest)) => (rest, false),
+            _ => return Err("not a tengen policy network (no TGPOLNN2 header)".into()),
+        };
         let mut words = rest.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
         if rest.len() % 4 != 0 {
             return Err(format!(
@@ -80,9 +90,16 @@ impl Net {
                 next_u32()? as usize,
                 next_u32()? as usize,
             );
+            let skip = flags && next_u32()? != 0;
             if k % 2 == 0 || k > 9 || cin != cin_expected || cout == 0 || cout > 512 {
                 return Err(format!(
                     "layer {l}: kernel {k}, {cin} -> {cout} channels (expected odd kernel, {cin_expected} in)"
+                ));
+            }
+            let before = layers.last().map(|p: &Layer| p.cin);
+            if skip && before != Some(cout) {
+                return Err(format!(
+                    "layer {l}: skips over a layer that takes {before:?} channels, not its {cout}"
                 ));
             }
             let mut reals = |n: usize| -> Result<Vec<f32>, String> {
@@ -95,15 +112,22 @@ impl Net {
             if w.iter().chain(&b).any(|x| !x.is_finite()) {
                 return Err(format!("layer {l}: a weight is not finite"));
             }
-            layers.push(Layer { k, cin, cout, w, b });
+            layers.push(Layer {
+                k,
+                cin,
+                cout,
+                w,
+                b,
+                skip,
+            });
             cin_expected = cout;
         }
         if words.next().is_some() {
             return Err("bytes left after the last layer".into());
         }
         match layers.last() {
-            Some(l) if l.cout == 1 => {}
-            _ => return Err("the last layer must have one output channel".into()),
+            Some(l) if l.cout == 1 && !l.skip => {}
+            _ => return Err("the last layer must have one output channel and no skip flag".into()),
         }
         let width = layers.iter().map(|l| l.cin.max(l.cout)).max().unwrap_or(1);
         let pad = layers.iter().map(|l| l.k / 2).max().unwrap_or(0);
@@ -125,14 +149,15 @@ impl Net {
     /// a `w` x `h` board ([`planes::encode`]).
     pub fn logits(&self, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
         thread_local! {
-            static BUFFERS: RefCell<(Vec<f32>, Vec<f32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+            static BUFFERS: RefCell<[Vec<f32>; 3]> = const { RefCell::new([Vec::new(), Vec::new(), Vec::new()]) };
         }
         BUFFERS.with(|cell| {
-            let (cur, next) = &mut *cell.borrow_mut();
-            self.run(planes, w, h, cur, next)
+            let [cur, next, kept] = &mut *cell.borrow_mut();
+            self.run(planes, w, h, cur, next, kept)
         })
     }
 
+    /// `kept` holds a block's input for the layer that skips over it.
     fn run(
         &self,
         planes: &[u8],
@@ -140,12 +165,13 @@ impl Net {
         h: usize,
         cur: &mut Vec<f32>,
         next: &mut Vec<f32>,
+        kept: &mut Vec<f32>,
     ) -> Vec<f32> {
         let (pad, c) = (self.pad, self.width);
         let stride = w + 2 * pad;
         let cells = stride * (h + 2 * pad);
         // the border stays zero: only the board's cells are ever written
-        for buf in [&mut *cur, &mut *next] {
+        for buf in [&mut *cur, &mut *next, &mut *kept] {
             buf.clear();
             buf.resize(cells * c, 0.0);
         }
@@ -170,7 +196,11 @@ impl Net {
             c,
         };
         for (l, layer) in self.layers.iter().enumerate() {
-            conv(layer, grid, cur, next, l != last);
+            if self.layers.get(l + 1).is_some_and(|n| n.skip) {
+                kept.copy_from_slice(cur);
+            }
+            let add = layer.skip.then_some(&kept[..]);
+            conv(layer, grid, cur, next, add, l != last);
             std::mem::swap(cur, next);
         }
         (0..area)
@@ -240,10 +270,10 @@ fn mul_add(acc: &mut [f32], input: &[f32], weights: &[f32]) {
     }
 }
 
-/// One layer: each point's outputs summed in a buffer, then stored.
-/// (The sums in a fixed-size array, for the compiler to keep in
-/// registers, measured 70 % slower.)
-fn conv(layer: &Layer, g: Grid, cur: &[f32], next: &mut [f32], relu: bool) {
+/// One layer: each point's outputs summed in a buffer, plus the values of
+/// `add` at that point if given, then stored. (The sums in a fixed-size
+/// array, for the compiler to keep in registers, measured 70 % slower.)
+fn conv(layer: &Layer, g: Grid, cur: &[f32], next: &mut [f32], add: Option<&[f32]>, relu: bool) {
     let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
     let acc = &mut vec![0.0f32; cout][..];
     let off = g.pad - k / 2;
@@ -258,11 +288,13 @@ fn conv(layer: &Layer, g: Grid, cur: &[f32], next: &mut [f32], relu: bool) {
                     mul_add(acc, input, weights);
                 }
             }
-            store(
-                acc,
-                &mut next[((y + g.pad) * g.stride + x + g.pad) * g.c..][..cout],
-                relu,
-            );
+            let at = ((y + g.pad) * g.stride + x + g.pad) * g.c;
+            if let Some(add) = add {
+                for (a, &v) in acc.iter_mut().zip(&add[at..at + cout]) {
+                    *a += v;
+                }
+            }
+            store(acc, &mut next[at..][..cout], relu);
         }
     }
 }
