@@ -1,10 +1,10 @@
 //! The learnt policy network: convolutions with ReLU over the planes of
 //! [`super::planes`] (plain, or in residual blocks), then a 1x1 head to
-//! one logit a point, trained on the
-//! teacher's moves by `tools/teacher/train.py` and exported by
-//! `tools/teacher/export.py`. One thread, no allocation past the first
-//! call's buffers; the inner loop runs over output channels, contiguous,
-//! so the compiler vectorises it with whatever the target offers.
+//! one logit a point, trained on the teacher's moves by
+//! `tools/teacher/train.py` and exported by `tools/teacher/export.py`. One
+//! thread, no allocation past the first call's buffers; the inner loop
+//! runs over output channels, contiguous, so the compiler vectorises it
+//! with whatever the target offers.
 //!
 //! The weight file, little-endian: the 8 bytes `TGPOLNN2`, the number of
 //! layers (u32), then per layer its kernel size, input and output channels
@@ -66,7 +66,7 @@ impl Net {
         let (rest, flags) = match (bytes.strip_prefix(MAGIC), bytes.strip_prefix(MAGIC_PLAIN)) {
             (Some(rest), _) => (rest, true),
             (None, Some(rest)) => (rest, false),
-            _ => return Err("not a tengen policy network (no TGPOLNN2 header)".into()),
+            _ => return Err("not a tengen policy network (no TGPOLNN2 or TGPOLNN1 header)".into()),
         };
         let mut words = rest.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
         if rest.len() % 4 != 0 {
