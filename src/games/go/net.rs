@@ -171,10 +171,12 @@ impl Net {
         let stride = w + 2 * pad;
         let cells = stride * (h + 2 * pad);
         // the border stays zero: only the board's cells are ever written
-        for buf in [&mut *cur, &mut *next, &mut *kept] {
+        for buf in [&mut *cur, &mut *next] {
             buf.clear();
             buf.resize(cells * c, 0.0);
         }
+        // wholly overwritten before each use: sized, never cleared
+        kept.resize(cells * c, 0.0);
         let area = w * h;
         assert_eq!(
             planes.len(),
