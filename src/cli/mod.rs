@@ -36,7 +36,7 @@ usage:
   tengen learn [--player NAME] [--teacher] [--out FILE] SGF...
                          fit the learnt prior's move weights to game
                          records (tengen learn --help)
-  tengen planes [--size N] < POSITIONS
+  tengen planes [--size N] [--skip-bad] < POSITIONS
                          a policy network's input planes for move
                          sequences (tengen planes --help)
   tengen atari-go [--player search|random|greedy] [--seed S]

@@ -2,19 +2,21 @@
 //! as move sequences, for training it offline with the very encoding the
 //! bot uses ([`crate::games::go::planes`]).
 
-use super::{no_more_args, parse_flag, ToolError};
+use super::{no_more_args, parse_flag, take_switch, ToolError};
 use crate::games::go::planes::{encode, PLANES};
 use crate::go::{sgf, Board, Move, MAX_SIZE};
 use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
-usage: tengen planes [--size N] < POSITIONS
+usage: tengen planes [--size N] [--skip-bad] < POSITIONS
   Each input line is MOVES, then optionally a space and anything (a
   label), where MOVES are two SGF letters a move ('..' a pass) from the
   empty board, black first. Each output line is the position after them,
   as hex of its planes packed a bit a point (least significant bit first,
   plane after plane, points row by row from the top left), then the
-  label unchanged.";
+  label unchanged. A line whose moves cannot be replayed is an error, or
+  with --skip-bad left out and named on stderr (game records from
+  elsewhere may break these rules).";
 
 pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     if args.iter().any(|a| a == "--help") {
@@ -26,6 +28,7 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
         return Ok(format!("{USAGE}\nplanes:\n{}\n", names.join("\n")));
     }
     let size: usize = parse_flag(&mut args, "--size")?.unwrap_or(19);
+    let skip_bad = take_switch(&mut args, "--skip-bad");
     if !(2..=MAX_SIZE).contains(&size) {
         return Err(ToolError::usage(format!(
             "--size must be in 2..={MAX_SIZE}"
@@ -33,14 +36,22 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     }
     no_more_args(&args)?;
     let mut out = String::new();
+    let mut skipped = 0;
     for (n, line) in input.lines().enumerate() {
         let line = line.trim_end();
         if line.is_empty() {
             continue;
         }
         let (moves, label) = line.split_once(' ').unwrap_or((line, ""));
-        let board =
-            replay(size, moves).map_err(|e| ToolError::input(format!("line {}: {e}", n + 1)))?;
+        let board = match replay(size, moves) {
+            Ok(board) => board,
+            Err(e) if skip_bad => {
+                log::warn!("line {}: {e}; left out", n + 1);
+                skipped += 1;
+                continue;
+            }
+            Err(e) => return Err(ToolError::input(format!("line {}: {e}", n + 1))),
+        };
         for byte in pack(&encode(&board)) {
             let _ = write!(out, "{byte:02x}");
         }
@@ -49,6 +60,9 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
             out.push_str(label);
         }
         out.push('\n');
+    }
+    if skipped > 0 {
+        log::warn!("{skipped} lines left out");
     }
     Ok(out)
 }
@@ -119,5 +133,14 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn skip_bad_leaves_out_the_lines_that_cannot_be_replayed() {
+        let args = || vec!["--size".into(), "3".into(), "--skip-bad".into()];
+        // the second line plays on an occupied point, the third off the board
+        let out = run(args(), "bb first\nbbbb second\nzz third\n.. fourth\n").unwrap();
+        let labels: Vec<&str> = out.lines().map(|l| l.split_once(' ').unwrap().1).collect();
+        assert_eq!(labels, ["first", "fourth"]);
     }
 }
