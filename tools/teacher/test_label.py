@@ -314,6 +314,39 @@ class ToPlanesTest(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_a_record_gives_each_move_played_as_the_label(self):
+        pd, dd, pp = (shards.sgf_to_idx(v) for v in ("pd", "dd", "pp"))
+        game = shards.Game("r1", "x.sgf", [pd, dd, shards.PASS, pp], "BWBW", 6.5)
+        self.assertEqual(to_planes.record_examples(game),
+                         [" pd 1000 0 r1", "pd dd 1000 0 r1", "pddd.. pp 1000 0 r1"])
+        self.assertEqual(to_planes.record_examples(shards.Game("r", "x", [pd], "W", 6.5)), [])
+        self.assertEqual(to_planes.record_examples(
+            shards.Game("r", "x", [pd, dd], "BW", 0.5, setup_b=[pp])), [])
+
+    def test_records_from_a_folder_stop_at_an_illegal_move(self):
+        tengen = release_tengen(self)
+        d = tempfile.mkdtemp()
+        try:
+            os.makedirs(os.path.join(d, "in", "deeper"))
+            with open(os.path.join(d, "in", "a.sgf"), "w") as f:
+                f.write("(;GM[1]SZ[19]KM[6.5];B[pd];W[dd];B[pp])")
+            # the third move plays on a stone: the positions after it are left out (its
+            # own goes through, and train.py drops it: the label is no sensible point)
+            with open(os.path.join(d, "in", "deeper", "b.SGF"), "w") as f:
+                f.write("(;GM[1]SZ[19];B[pd];W[dp];B[dp];W[qq])")
+            with open(os.path.join(d, "in", "c.sgf"), "w") as f:
+                f.write("(;GM[1]SZ[9];B[cc])")
+            with open(os.path.join(d, "in", "deeper", "a-again.sgf"), "w") as f:
+                f.write("(;GM[1]SZ[19]KM[7.5];B[pd];W[dd];B[pp])")
+            out = os.path.join(d, "out.txt.gz")
+            self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, "--records",
+                                             out, os.path.join(d, "in")]), 0)
+            with gzip.open(out, "rt") as f:
+                labels = [line.split()[1] for line in f]
+            self.assertEqual(labels, ["pd", "dd", "pp", "pd", "dp", "dp"])
+        finally:
+            shutil.rmtree(d)
+
 
 class AgreeTest(unittest.TestCase):
     # g6 is held out (crc32 % 10 == 0), g0 is not
@@ -394,6 +427,12 @@ class TrainSmokeTest(unittest.TestCase):
                 flags.append(skip)
                 at += 16 + 4 * (k * k * cin * cout + cout)
             self.assertEqual((flags, at), ([0, 0, 1, 0], len(blob)))
+            # training on from saved weights keeps their shape and flags
+            again = os.path.join(d, "w2.npz")
+            self.assertEqual(train.main(["--init", weights, "--epochs", "1", "--batch", "4",
+                                         "--out", again, examples]), 0)
+            params, skip = train.load_weights(again)
+            self.assertEqual((len(params), skip), (4, (False, False, True, False)))
         finally:
             shutil.rmtree(d)
 

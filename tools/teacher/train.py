@@ -3,14 +3,16 @@
 reports its agreement with the teacher on held-out games.
 
 usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--epochs 3]
-                              [--batch 256] [--lr 1e-3] [--limit N]
+                              [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
                               [--out WEIGHTS.npz] [--eval WEIGHTS.npz]
                               EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
 is held out. The target is the teacher's policy over the board: its top
 moves' per-milles, the rest of the mass spread over the other sensible
-points (pass left out); illegal points are masked. Each batch is turned
+points (pass left out); illegal points are masked. --init starts from
+saved weights: pretrained on game records (to_planes.py --records), then
+trained on the teacher's labels. Each batch is turned
 by one of the 8 symmetries of the board. Needs JAX and optax (see
 tools/teacher/bench_train.py --help).
 """
@@ -39,21 +41,24 @@ def sgf_index(s):
 
 
 def load(path, limit):
+    """The examples at `path`: planes packed a bit a point (unpacked a batch
+    at a time by planes()), soft targets (float16), the teacher's top move
+    (-1 where it is not a sensible point), whether held out, the plane count."""
     import numpy as np
     xs, ts, tops, held = [], [], [], []
+    count = 0
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
             hexes, top, qs, p_pass, gid = line.split()
             count = plane_count(hexes)
-            bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
-                                 bitorder="little")[:count * N * N]
-            planes = bits.reshape(count, N, N)
+            packed = np.frombuffer(bytes.fromhex(hexes), np.uint8)
+            sensible = np.unpackbits(packed, bitorder="little")[
+                SENSIBLE * N * N:(SENSIBLE + 1) * N * N].astype(bool)
             target = np.zeros(N * N, np.float32)
             listed = [] if top == "-" else [sgf_index(top[k:k + 2]) for k in range(0, len(top), 2)]
             mass = [] if qs == "-" else [int(q) for q in qs.split(",")]
             for i, q in zip(listed, mass):
                 target[i] = q
-            sensible = planes[SENSIBLE].reshape(-1).astype(bool)
             rest = 1000 - int(p_pass) - sum(mass)
             others = sensible.copy()
             others[listed] = False
@@ -63,13 +68,20 @@ def load(path, limit):
             target *= sensible
             if target.sum() <= 0:
                 continue
-            xs.append(planes.transpose(1, 2, 0))
-            ts.append(target / target.sum())
+            xs.append(packed)
+            ts.append((target / target.sum()).astype(np.float16))
             tops.append(listed[0] if listed and sensible[listed[0]] else -1)
             held.append(held_out(gid))
             if limit and len(xs) >= limit:
                 break
-    return np.stack(xs), np.stack(ts), np.array(tops), np.array(held)
+    return np.stack(xs), np.stack(ts), np.array(tops), np.array(held), count
+
+
+def planes(packed, count):
+    """Packed rows -> the NHWC float batch the net takes."""
+    import numpy as np
+    bits = np.unpackbits(packed, axis=1, bitorder="little")[:, :count * N * N]
+    return bits.reshape(-1, count, N, N).transpose(0, 2, 3, 1).astype(np.float32)
 
 
 def load_weights(path):
@@ -102,6 +114,8 @@ def main(argv):
     ap.add_argument("--out")
     ap.add_argument("--eval", metavar="NPZ",
                     help="report the agreement of these weights on the held-out games, no training")
+    ap.add_argument("--init", metavar="NPZ",
+                    help="start from these weights (e.g. pretrained on game records)")
     a = ap.parse_args(argv)
     try:
         import jax
@@ -114,16 +128,21 @@ def main(argv):
         print(f"train.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
         return 2
     t0 = time.time()
-    x, t, top, held = load(a.examples, a.limit)
+    x, t, top, held, count = load(a.examples, a.limit)
     xtr, ttr = x[~held], t[~held]
-    xte, tte, topte = x[held], t[held], top[held]
+    xte, topte = x[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
 
-    params = net.init(jax.random.PRNGKey(0), x.shape[-1], a.channels, a.layers, first=5,
+    params = net.init(jax.random.PRNGKey(0), count, a.channels, a.layers, first=5,
                       blocks=a.blocks)
     skip = net.skips(params, a.blocks)
+    if a.eval or a.init:
+        params, skip = load_weights(a.eval or a.init)
+        if params[0][0].shape[2] != count:
+            print(f"train.py: {a.eval or a.init} takes {params[0][0].shape[2]} planes, "
+                  f"the examples have {count}", file=sys.stderr)
+            return 2
     if a.eval:
-        params, skip = load_weights(a.eval)
         a.epochs = 0
 
     def logits(ps, v):
@@ -151,7 +170,7 @@ def main(argv):
     def agreement():
         hits = top5 = n = 0
         for i in range(0, len(xte), 512):
-            lg = np.asarray(predict(params, jnp.asarray(xte[i:i + 512], jnp.float32)))
+            lg = np.asarray(predict(params, jnp.asarray(planes(xte[i:i + 512], count))))
             want = topte[i:i + 512]
             order = np.argsort(-lg, axis=1)
             ok = want >= 0
@@ -167,7 +186,8 @@ def main(argv):
         total = 0.0
         for k in range(len(xtr) // a.batch):
             idx = order[k * a.batch:(k + 1) * a.batch]
-            v, tt = turn(xtr[idx].astype(np.float32), ttr[idx], int(rng.integers(8)))
+            v, tt = turn(planes(xtr[idx], count), ttr[idx].astype(np.float32),
+                         int(rng.integers(8)))
             params, state, value = step(params, state, jnp.asarray(v), jnp.asarray(tt))
             total += float(value)
         top1, top5, n = agreement()
