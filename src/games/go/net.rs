@@ -24,7 +24,7 @@ const MAGIC: &[u8; 8] = b"TGPOLNN2";
 /// The first format: the same without the skip flags.
 const MAGIC_PLAIN: &[u8; 8] = b"TGPOLNN1";
 
-/// The network the bot ships with (see `docs/measurements.md` for how it
+/// The network the bot ships with (see `docs/network.md` for how it
 /// was trained and how well it agrees with the teacher).
 const BUILTIN: &[u8] = include_bytes!("net/policy.net");
 
