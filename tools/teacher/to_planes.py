@@ -76,9 +76,9 @@ def record_lines(args):
             unreadable += 1
             print(f"to_planes.py: {path}: {e}; left out", file=sys.stderr)
             continue
-        played = shards.moves_to_str(game.moves)
-        found = [] if played in seen else record_examples(game)
-        seen.add(played)
+        key = tuple(game.moves)
+        found = [] if key in seen else record_examples(game)
+        seen.add(key)
         games += bool(found)
         lines += found
     print(f"{games} records read, {unreadable} left out", file=sys.stderr)
