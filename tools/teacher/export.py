@@ -21,16 +21,23 @@ import sys
 from train import N, load_weights, plane_count
 
 
-def net_bytes(pairs, skip):
-    """The weight file: (weights HWIO, biases) pairs and the skip flags."""
-    out = [b"TGPOLNN2", struct.pack("<I", len(pairs))]
-    for (w, b), s in zip(pairs, skip):
+def net_bytes(layers, skip):
+    """The weight file: layers (weights HWIO, biases[, pooled matrix]) and
+    the skip flags."""
+    out = [b"TGPOLNN3", struct.pack("<I", len(layers))]
+    for layer, s in zip(layers, skip):
+        w, b = layer[:2]
         k, k2, cin, cout = w.shape
         if k != k2 or b.shape != (cout,):
             raise ValueError(f"a layer of shape {w.shape} with biases {b.shape}")
-        out.append(struct.pack("<IIII", k, cin, cout, int(s)))
+        pooled = layer[2] if len(layer) > 2 else None
+        if pooled is not None and pooled.shape != (2 * cin, cout):
+            raise ValueError(f"a pooled matrix of shape {pooled.shape} in a {cin} -> {cout} layer")
+        out.append(struct.pack("<IIIII", k, cin, cout, int(s), int(pooled is not None)))
         out.append(w.astype("<f4").tobytes(order="C"))
         out.append(b.astype("<f4").tobytes())
+        if pooled is not None:
+            out.append(pooled.astype("<f4").tobytes(order="C"))
     return b"".join(out)
 
 
@@ -51,7 +58,7 @@ def main(argv):
         return 2
     try:
         params, skip = load_weights(a.weights)
-        pairs = [(np.asarray(w), np.asarray(b)) for w, b in params]
+        pairs = [tuple(np.asarray(p) for p in layer) for layer in params]
         lines = []
         with gzip.open(a.examples, "rt", encoding="utf-8") as f:
             for k, line in enumerate(f):

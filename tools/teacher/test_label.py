@@ -384,6 +384,23 @@ class AgreeTest(unittest.TestCase):
             shutil.rmtree(d)
 
 
+def file_flags(path):
+    """The (skip, pooled) flags of each layer of an exported weight file,
+    after checking that its layers fill it exactly."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    assert blob[:8] == b"TGPOLNN3", blob[:8]
+    count = int.from_bytes(blob[8:12], "little")
+    flags, at = [], 12
+    for _ in range(count):
+        k, cin, cout, skip, pooled = (int.from_bytes(blob[at + 4 * i:at + 4 * i + 4], "little")
+                                      for i in range(5))
+        flags.append((skip, pooled))
+        at += 20 + 4 * (k * k * cin * cout + cout + (2 * cin * cout if pooled else 0))
+    assert at == len(blob), (at, len(blob))
+    return flags
+
+
 class TrainSmokeTest(unittest.TestCase):
     """A tiny training run end to end (skipped without JAX: run this file
     with the training venv's python, see tools/teacher/bench_train.py)."""
@@ -418,15 +435,16 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertEqual(export.main(["--check", "2", weights, examples, out]), 0)
             with open(os.path.join(out, "policy.net"), "rb") as f:
                 blob = f.read()
-            self.assertEqual(blob[:12], b"TGPOLNN2" + (4).to_bytes(4, "little"))
-            flags = []
-            at = 12
-            for _ in range(4):
-                k, cin, cout, skip = (int.from_bytes(blob[at + 4 * i:at + 4 * i + 4], "little")
-                                      for i in range(4))
-                flags.append(skip)
-                at += 16 + 4 * (k * k * cin * cout + cout)
-            self.assertEqual((flags, at), ([0, 0, 1, 0], len(blob)))
+            self.assertEqual(file_flags(os.path.join(out, "policy.net")), [(0, 0), (0, 0), (1, 0), (0, 0)])
+            # global pooling: the second layer of the block and a head layer pooled
+            self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--pooled",
+                                         "--epochs", "1", "--batch", "4", "--out", weights,
+                                         examples]), 0)
+            self.assertEqual(export.main(["--check", "2", weights, examples, out]), 0)
+            self.assertEqual(file_flags(os.path.join(out, "policy.net")),
+                             [(0, 0), (0, 0), (1, 1), (0, 1), (0, 0)])
+            self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--epochs", "1",
+                                         "--batch", "4", "--out", weights, examples]), 0)
             # training on from saved weights keeps their shape and flags
             again = os.path.join(d, "w2.npz")
             self.assertEqual(train.main(["--init", weights, "--epochs", "1", "--batch", "4",

@@ -2,7 +2,7 @@
 """Trains a small convolutional policy network on the teacher's labels and
 reports its agreement with the teacher on held-out games.
 
-usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--epochs 3]
+usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--pooled] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
                               [--out WEIGHTS.npz] [--eval WEIGHTS.npz]
                               EXAMPLES.txt.gz
@@ -85,8 +85,9 @@ def planes(packed, count):
 
 
 def load_weights(path):
-    """The (weights, biases) pairs train.py saved at `path`, and each
-    layer's residual flag (none in files from before the flags)."""
+    """The layers train.py saved at `path` ((weights, biases), or with the
+    pooled bias's matrix as a third member: net.py), and each layer's
+    residual flag (none in files from before the flags)."""
     import jax.numpy as jnp
     import numpy as np
     arrays = np.load(path)
@@ -94,10 +95,20 @@ def load_weights(path):
     if count % 2:
         raise ValueError(f"{path}: an odd number of arrays, not weights and biases")
     flat = [jnp.asarray(arrays[f"arr_{k}"]) for k in range(count)]
-    params = list(zip(flat[0::2], flat[1::2]))
+    params = [pair + ((jnp.asarray(arrays[f"pooled{k}"]),) if f"pooled{k}" in arrays.files
+                      else ()) for k, pair in enumerate(zip(flat[0::2], flat[1::2]))]
     skip = tuple(bool(v) for v in arrays["skips"]) if "skips" in arrays.files \
         else (False,) * len(params)
     return params, skip
+
+
+def save_weights(path, params, skip):
+    """Writes what load_weights() reads."""
+    import numpy as np
+    pooled = {f"pooled{k}": np.asarray(layer[2]) for k, layer in enumerate(params)
+              if len(layer) > 2}
+    np.savez(path, *[np.asarray(p) for layer in params for p in layer[:2]],
+             skips=np.array(skip, dtype=np.int32), **pooled)
 
 
 def main(argv):
@@ -107,6 +118,8 @@ def main(argv):
     ap.add_argument("--layers", type=int, default=6)
     ap.add_argument("--blocks", type=int, default=0,
                     help="a first layer then B residual blocks of two layers, instead of --layers")
+    ap.add_argument("--pooled", action="store_true",
+                    help="global pooling: a pooled bias in each block and in the head (net.py)")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -134,7 +147,7 @@ def main(argv):
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
 
     params = net.init(jax.random.PRNGKey(0), count, a.channels, a.layers, first=5,
-                      blocks=a.blocks)
+                      blocks=a.blocks, pooled=a.pooled)
     skip = net.skips(params, a.blocks)
     if a.eval or a.init:
         params, skip = load_weights(a.eval or a.init)
@@ -193,12 +206,14 @@ def main(argv):
         top1, top5, n = agreement()
         print(f"epoch {epoch + 1}: loss {total / max(1, len(xtr) // a.batch):.3f}, held out: "
               f"top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}, {time.time() - t1:.0f} s")
+        if a.out:
+            # kept after every epoch: a long run stopped midway loses one epoch at most
+            save_weights(a.out, params, skip)
     if a.eval:
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
     if a.out:
-        np.savez(a.out, *[np.asarray(p) for pair in params for p in pair],
-                 skips=np.array(skip, dtype=np.int32))
+        save_weights(a.out, params, skip)
         print(f"weights written to {a.out}")
     return 0
 

@@ -6,22 +6,28 @@
 //! runs over output channels, contiguous, so the compiler vectorises it
 //! with whatever the target offers.
 //!
-//! The weight file, little-endian: the 8 bytes `TGPOLNN2`, the number of
-//! layers (u32), then per layer its kernel size, input and output channels
-//! and its skip flag (u32 each), the weights (f32, kernel row, kernel
-//! column, input channel, output channel) and the biases (f32, one an
-//! output channel). Every layer but the last is followed by a ReLU; the
-//! last has one output channel. A layer with the skip flag adds, before its
-//! ReLU, the input of the layer before it: the second layer of a residual
-//! block. Files headed `TGPOLNN1` have no flags (no layer skips).
+//! The weight file, little-endian: the 8 bytes `TGPOLNN3`, the number of
+//! layers (u32), then per layer its kernel size, input and output channels,
+//! its skip flag and its pooled flag (u32 each), the weights (f32, kernel
+//! row, kernel column, input channel, output channel), the biases (f32,
+//! one an output channel) and, with the pooled flag, a matrix of
+//! 2 x input channels rows by output channels (f32). Every layer but the
+//! last is followed by a ReLU; the last has one output channel. A layer
+//! with the skip flag adds, before its ReLU, the input of the layer before
+//! it: the second layer of a residual block. A pooled layer adds to its
+//! biases the board's mean, then its max, of each input channel times its
+//! matrix: a view of the whole board that 3x3 kernels lack. Files headed
+//! `TGPOLNN2` have no pooled flags, `TGPOLNN1` no flags at all.
 
 use super::planes;
 use crate::go::{Board, Point};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-const MAGIC: &[u8; 8] = b"TGPOLNN2";
-/// The first format: the same without the skip flags.
+const MAGIC: &[u8; 8] = b"TGPOLNN3";
+/// The second format: no pooled flags.
+const MAGIC_SKIPS: &[u8; 8] = b"TGPOLNN2";
+/// The first format: no flags.
 const MAGIC_PLAIN: &[u8; 8] = b"TGPOLNN1";
 
 /// The network the bot ships with (see `docs/network.md` for how it
@@ -36,6 +42,8 @@ struct Layer {
     b: Vec<f32>,
     /// Adds the previous layer's input before the ReLU.
     skip: bool,
+    /// The pooled bias's matrix: `2 * cin` rows of `cout` (empty if none).
+    pooled: Vec<f32>,
 }
 
 /// A policy network; [`Net::builtin`] is the one in the binary.
@@ -63,11 +71,11 @@ impl Net {
 
     /// Reads a weight file (format in the module doc).
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
-        let (rest, flags) = match (bytes.strip_prefix(MAGIC), bytes.strip_prefix(MAGIC_PLAIN)) {
-            (Some(rest), _) => (rest, true),
-            (None, Some(rest)) => (rest, false),
-            _ => return Err("not a tengen policy network (no TGPOLNN2 or TGPOLNN1 header)".into()),
-        };
+        // how many flags each layer has: skip, then pooled
+        let (rest, flags) = [(MAGIC, 2), (MAGIC_SKIPS, 1), (MAGIC_PLAIN, 0)]
+            .into_iter()
+            .find_map(|(magic, flags)| bytes.strip_prefix(magic).map(|rest| (rest, flags)))
+            .ok_or("not a tengen policy network (no TGPOLNN3, 2 or 1 header)")?;
         let mut words = rest.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
         if rest.len() % 4 != 0 {
             return Err(format!(
@@ -90,7 +98,8 @@ impl Net {
                 next_u32()? as usize,
                 next_u32()? as usize,
             );
-            let skip = flags && next_u32()? != 0;
+            let skip = flags >= 1 && next_u32()? != 0;
+            let pooled = flags >= 2 && next_u32()? != 0;
             if k % 2 == 0 || k > 9 || cin != cin_expected || cout == 0 || cout > 512 {
                 return Err(format!(
                     "layer {l}: kernel {k}, {cin} -> {cout} channels (expected odd kernel, {cin_expected} in)"
@@ -109,7 +118,8 @@ impl Net {
             };
             let w = reals(k * k * cin * cout)?;
             let b = reals(cout)?;
-            if w.iter().chain(&b).any(|x| !x.is_finite()) {
+            let pooled = reals(if pooled { 2 * cin * cout } else { 0 })?;
+            if w.iter().chain(&b).chain(&pooled).any(|x| !x.is_finite()) {
                 return Err(format!("layer {l}: a weight is not finite"));
             }
             layers.push(Layer {
@@ -119,6 +129,7 @@ impl Net {
                 w,
                 b,
                 skip,
+                pooled,
             });
             cin_expected = cout;
         }
@@ -126,8 +137,12 @@ impl Net {
             return Err("bytes left after the last layer".into());
         }
         match layers.last() {
-            Some(l) if l.cout == 1 && !l.skip => {}
-            _ => return Err("the last layer must have one output channel and no skip flag".into()),
+            Some(l) if l.cout == 1 && !l.skip && l.pooled.is_empty() => {}
+            _ => {
+                return Err(
+                    "the last layer must have one output channel and no skip or pooled flag".into(),
+                )
+            }
         }
         let width = layers.iter().map(|l| l.cin.max(l.cout)).max().unwrap_or(1);
         let pad = layers.iter().map(|l| l.k / 2).max().unwrap_or(0);
@@ -139,10 +154,8 @@ impl Net {
     pub fn macs(&self, w: usize, h: usize) -> usize {
         self.layers
             .iter()
-            .map(|l| l.k * l.k * l.cin * l.cout)
-            .sum::<usize>()
-            * w
-            * h
+            .map(|l| l.k * l.k * l.cin * l.cout * w * h + l.pooled.len())
+            .sum()
     }
 
     /// One logit a point, row by row from the top left, for the planes of
@@ -202,7 +215,8 @@ impl Net {
                 kept.copy_from_slice(cur);
             }
             let add = layer.skip.then_some(&kept[..]);
-            conv(layer, grid, cur, next, add, l != last);
+            let bias = pooled_bias(layer, grid, cur);
+            conv(layer, &bias, grid, cur, next, add, l != last);
             std::mem::swap(cur, next);
         }
         (0..area)
@@ -272,16 +286,51 @@ fn mul_add(acc: &mut [f32], input: &[f32], weights: &[f32]) {
     }
 }
 
-/// One layer: each point's outputs summed in a buffer, plus the values of
-/// `add` at that point if given, then stored. (The sums in a fixed-size
-/// array, for the compiler to keep in registers, measured 70 % slower.)
-fn conv(layer: &Layer, g: Grid, cur: &[f32], next: &mut [f32], add: Option<&[f32]>, relu: bool) {
+/// The biases of `layer` for the input `cur`: its own, plus for a pooled
+/// layer the board's mean and max of each input channel times its matrix.
+fn pooled_bias(layer: &Layer, g: Grid, cur: &[f32]) -> Vec<f32> {
+    let mut bias = layer.b.clone();
+    if layer.pooled.is_empty() {
+        return bias;
+    }
+    let cin = layer.cin;
+    let mut pooled = vec![0.0f32; 2 * cin];
+    let (sum, max) = pooled.split_at_mut(cin);
+    max.fill(f32::NEG_INFINITY);
+    for y in 0..g.h {
+        for x in 0..g.w {
+            let at = ((y + g.pad) * g.stride + x + g.pad) * g.c;
+            for ((s, m), &v) in sum.iter_mut().zip(max.iter_mut()).zip(&cur[at..at + cin]) {
+                *s += v;
+                *m = m.max(v);
+            }
+        }
+    }
+    let area = (g.w * g.h) as f32;
+    sum.iter_mut().for_each(|s| *s /= area);
+    mul_add(&mut bias, &pooled, &layer.pooled);
+    bias
+}
+
+/// One layer: each point's outputs summed in a buffer from `bias`, plus
+/// the values of `add` at that point if given, then stored. (The sums in a
+/// fixed-size array, for the compiler to keep in registers, measured 70 %
+/// slower.)
+fn conv(
+    layer: &Layer,
+    bias: &[f32],
+    g: Grid,
+    cur: &[f32],
+    next: &mut [f32],
+    add: Option<&[f32]>,
+    relu: bool,
+) {
     let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
     let acc = &mut vec![0.0f32; cout][..];
     let off = g.pad - k / 2;
     for y in 0..g.h {
         for x in 0..g.w {
-            acc.copy_from_slice(&layer.b);
+            acc.copy_from_slice(bias);
             for ky in 0..k {
                 let row = (y + off + ky) * g.stride + x + off;
                 for kx in 0..k {

@@ -7,12 +7,18 @@ const P: usize = planes::PLANES.len();
 /// A weight file for `layers` of (kernel, in, out), weights from a fixed
 /// pseudo-random sequence in [-1, 1).
 fn net_file(layers: &[(usize, usize, usize)], seed: u64) -> Vec<u8> {
-    weight_file(layers, Some(&vec![false; layers.len()]), seed)
+    let none = vec![false; layers.len()];
+    weight_file(layers, Some(&none), Some(&none), seed)
 }
 
-/// The same with each layer's skip flag, or in the first format (no
-/// flags) for `None`.
-fn weight_file(layers: &[(usize, usize, usize)], skips: Option<&[bool]>, seed: u64) -> Vec<u8> {
+/// The same with each layer's skip and pooled flags; `None` for the
+/// pooled flags writes the second format, `None` for both the first.
+fn weight_file(
+    layers: &[(usize, usize, usize)],
+    skips: Option<&[bool]>,
+    pooled: Option<&[bool]>,
+    seed: u64,
+) -> Vec<u8> {
     let mut s = seed;
     let mut real = move || {
         s = s
@@ -20,7 +26,12 @@ fn weight_file(layers: &[(usize, usize, usize)], skips: Option<&[bool]>, seed: u
             .wrapping_add(1442695040888963407);
         ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
     };
-    let mut out = if skips.is_some() { MAGIC } else { MAGIC_PLAIN }.to_vec();
+    let mut out = match (skips, pooled) {
+        (_, Some(_)) => MAGIC,
+        (Some(_), None) => MAGIC_SKIPS,
+        (None, None) => MAGIC_PLAIN,
+    }
+    .to_vec();
     out.extend((layers.len() as u32).to_le_bytes());
     for (l, &(k, cin, cout)) in layers.iter().enumerate() {
         for v in [k, cin, cout] {
@@ -29,7 +40,15 @@ fn weight_file(layers: &[(usize, usize, usize)], skips: Option<&[bool]>, seed: u
         if let Some(skips) = skips {
             out.extend((skips[l] as u32).to_le_bytes());
         }
-        for _ in 0..k * k * cin * cout + cout {
+        if let Some(flags) = pooled {
+            out.extend((flags[l] as u32).to_le_bytes());
+        }
+        let matrix = if pooled.is_some_and(|p| p[l]) {
+            2 * cin * cout
+        } else {
+            0
+        };
+        for _ in 0..k * k * cin * cout + cout + matrix {
             out.extend(real().to_le_bytes());
         }
     }
@@ -49,9 +68,18 @@ fn reference(net: &Net, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
         let (k, cin, cout) = (layer.k as i64, layer.cin, layer.cout);
         let mut y = vec![vec![0.0f32; w * h]; cout];
         for (o, out) in y.iter_mut().enumerate() {
+            let mut bias = layer.b[o];
+            if !layer.pooled.is_empty() {
+                for (i, plane) in x.iter().enumerate().take(cin) {
+                    let mean = plane.iter().sum::<f32>() / (w * h) as f32;
+                    let max = plane.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    bias += mean * layer.pooled[i * cout + o]
+                        + max * layer.pooled[(cin + i) * cout + o];
+                }
+            }
             for py in 0..h as i64 {
                 for px in 0..w as i64 {
-                    let mut sum = layer.b[o];
+                    let mut sum = bias;
                     for ky in 0..k {
                         for kx in 0..k {
                             let (sy, sx) = (py + ky - k / 2, px + kx - k / 2);
@@ -117,7 +145,7 @@ fn residual_blocks_agree_with_the_reference() {
         (1, 6, 1),
     ];
     let skips = [false, false, true, false, true, false];
-    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), 3)).unwrap();
+    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), None, 3)).unwrap();
     let plain = Net::from_bytes(&net_file(&layers, 3)).unwrap();
     let mut b = Board::new(6, 5);
     for (x, y) in [(1, 1), (2, 1), (4, 3)] {
@@ -135,11 +163,53 @@ fn residual_blocks_agree_with_the_reference() {
 #[test]
 fn a_file_of_the_first_format_is_read_without_skips() {
     let layers = [(3, P, 4), (3, 4, 4), (1, 4, 1)];
-    let old = Net::from_bytes(&weight_file(&layers, None, 5)).unwrap();
+    let old = Net::from_bytes(&weight_file(&layers, None, None, 5)).unwrap();
     let new = Net::from_bytes(&net_file(&layers, 5)).unwrap();
     let planes = planes::encode(&Board::new(5, 5));
     assert_eq!(old.logits(&planes, 5, 5), new.logits(&planes, 5, 5));
     assert!(old.layers.iter().all(|l| !l.skip));
+}
+
+#[test]
+fn pooled_layers_agree_with_the_reference() {
+    // blocks whose second layer takes the pooled bias, and a pooled 1x1
+    // layer in the head, as train.py --pooled builds them
+    let layers = [
+        (5, P, 6),
+        (3, 6, 6),
+        (3, 6, 6),
+        (3, 6, 6),
+        (3, 6, 6),
+        (1, 6, 6),
+        (1, 6, 1),
+    ];
+    let skips = [false, false, true, false, true, false, false];
+    let pooled = [false, false, true, false, true, true, false];
+    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), Some(&pooled), 9)).unwrap();
+    let mut b = Board::new(7, 6);
+    for (x, y) in [(1, 1), (2, 1), (4, 3), (5, 5)] {
+        b.play(Move::Play(b.point(x, y))).unwrap();
+    }
+    let planes = planes::encode(&b);
+    let (fast, slow) = (net.logits(&planes, 7, 6), reference(&net, &planes, 7, 6));
+    for (i, (f, s)) in fast.iter().zip(&slow).enumerate() {
+        assert!(close(*f, *s, 1e-4), "point {i}: {f} against {s}");
+    }
+    // the matrices change the answer: the same weights without them differ
+    let none = [false; 7];
+    let unpooled = weight_file(&layers, Some(&skips), Some(&none), 9);
+    assert_ne!(
+        fast,
+        Net::from_bytes(&unpooled).unwrap().logits(&planes, 7, 6)
+    );
+}
+
+#[test]
+fn a_pooled_last_layer_is_refused() {
+    let layers = [(3, P, 4), (1, 4, 1)];
+    let file = weight_file(&layers, Some(&[false, false]), Some(&[false, true]), 1);
+    let err = Net::from_bytes(&file).err().unwrap();
+    assert!(err.contains("last layer"), "{err}");
 }
 
 /// Checks that `net` gives the logits its trainer computed for the check
@@ -185,6 +255,23 @@ fn a_residual_network_agrees_with_its_trainer() {
     agrees_with_its_trainer(&net, include_str!("tiny-residual/check.txt"));
 }
 
+/// A tiny pooled net exported by the tools (a first layer, two blocks whose
+/// second layer is pooled, a pooled 1x1 head layer). Its pooled matrices
+/// were set large (normal, sd 0.05) before the export, so pooling moves its
+/// logits by 0.15 on average: the bot pools as the trainer does.
+#[test]
+fn a_pooled_network_agrees_with_its_trainer() {
+    let net = Net::from_bytes(include_bytes!("tiny-pooled/policy.net")).unwrap();
+    assert_eq!(
+        net.layers
+            .iter()
+            .map(|l| !l.pooled.is_empty())
+            .collect::<Vec<_>>(),
+        [false, false, true, false, true, true, false]
+    );
+    agrees_with_its_trainer(&net, include_str!("tiny-pooled/check.txt"));
+}
+
 #[test]
 fn the_policy_covers_the_sensible_moves_only() {
     // black's eye at (0, 0) is no move for black; (4, 4) is white's eye,
@@ -228,6 +315,7 @@ fn a_bad_weight_file_is_refused_with_its_reason() {
         weight_file(
             &[(3, P, 4), (3, 4, 4), (3, 4, 4), (1, 4, 1)],
             Some(skips),
+            None,
             1,
         )
     };
@@ -237,13 +325,13 @@ fn a_bad_weight_file_is_refused_with_its_reason() {
     refused(&skipping(&[true, false, false, false]), "skips over");
     let widening = [(3, P, 4), (3, 4, 4), (3, 4, 6), (1, 6, 1)];
     refused(
-        &weight_file(&widening, Some(&[false, false, true, false]), 1),
+        &weight_file(&widening, Some(&[false, false, true, false]), None, 1),
         "not its 6",
     );
     let narrow = [(3, P, 1), (1, 1, 1), (1, 1, 1)];
     refused(
-        &weight_file(&narrow, Some(&[false, false, true]), 1),
-        "no skip flag",
+        &weight_file(&narrow, Some(&[false, false, true]), None, 1),
+        "no skip",
     );
     let mut nan = good.clone();
     let at = nan.len() - 8;
