@@ -7,6 +7,8 @@ A layer is (weights, biases) or (weights, biases, pooled): with `pooled`
 board's mean and max of each input channel times that matrix, so that a
 net of 3x3 convolutions sees the whole board (KataGo's global pooling,
 simplified)."""
+import struct
+
 import jax
 import jax.numpy as jnp
 
@@ -91,3 +93,36 @@ def train_step(logits_fn, opt):
         return optax.apply_updates(ps, updates), st, value
 
     return step
+
+
+def from_bytes(blob):
+    """The layers and skip flags of a weight file in the bot's format (the
+    doc of src/games/go/net.rs; export.py writes it), as numpy arrays: the
+    bot's built-in network can be scored or trained on from its own file."""
+    import numpy as np
+    flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2}.get(blob[:8])
+    if flags is None:
+        raise ValueError("not a tengen policy network (no TGPOLNN3, 2 or 1 header)")
+    at = 8
+
+    def words(n, kind):
+        nonlocal at
+        if at + 4 * n > len(blob):
+            raise ValueError("the file ends early")
+        out = struct.unpack_from(f"<{n}{kind}", blob, at)
+        at += 4 * n
+        return out
+
+    layers, skip = [], []
+    for _ in range(words(1, "I")[0]):
+        k, cin, cout = words(3, "I")
+        marks = words(flags, "I") + (0, 0)
+        w = np.array(words(k * k * cin * cout, "f"), np.float32).reshape(k, k, cin, cout)
+        layer = (w, np.array(words(cout, "f"), np.float32))
+        if marks[1]:
+            layer += (np.array(words(2 * cin * cout, "f"), np.float32).reshape(2 * cin, cout),)
+        layers.append(layer)
+        skip.append(bool(marks[0]))
+    if at != len(blob):
+        raise ValueError("bytes left after the last layer")
+    return layers, tuple(skip)

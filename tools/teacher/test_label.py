@@ -443,6 +443,14 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertEqual(export.main(["--check", "2", weights, examples, out]), 0)
             self.assertEqual(file_flags(os.path.join(out, "policy.net")),
                              [(0, 0), (0, 0), (1, 1), (0, 1), (0, 0)])
+            # the bot's file reads back as the weights it was made from
+            saved, _ = train.load_weights(weights)
+            read, flags = train.load_weights(os.path.join(out, "policy.net"))
+            self.assertEqual(flags, (False, False, True, False, False))
+            self.assertEqual([len(layer) for layer in read], [2, 2, 3, 3, 2])
+            for a_layer, b_layer in zip(saved, read):
+                for x, y in zip(a_layer, b_layer):
+                    self.assertTrue(bool((x == y).all()))
             self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--epochs", "1",
                                          "--batch", "4", "--out", weights, examples]), 0)
             # training on from saved weights keeps their shape and flags

@@ -4,7 +4,7 @@ reports its agreement with the teacher on held-out games.
 
 usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--pooled] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
-                              [--out WEIGHTS.npz] [--eval WEIGHTS.npz]
+                              [--out WEIGHTS.npz [--save-minutes M]] [--eval WEIGHTS.npz]
                               EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
@@ -87,9 +87,17 @@ def planes(packed, count):
 def load_weights(path):
     """The layers train.py saved at `path` ((weights, biases), or with the
     pooled bias's matrix as a third member: net.py), and each layer's
-    residual flag (none in files from before the flags)."""
+    residual flag (none in files from before the flags). `path` may also
+    be a weight file of the bot's (src/games/go/net/policy.net)."""
     import jax.numpy as jnp
     import numpy as np
+
+    import net
+    with open(path, "rb") as f:
+        if f.read(6) == b"TGPOLN":
+            f.seek(0)
+            layers, skip = net.from_bytes(f.read())
+            return [tuple(jnp.asarray(p) for p in layer) for layer in layers], skip
     arrays = np.load(path)
     count = sum(1 for f in arrays.files if f.startswith("arr_"))
     if count % 2:
@@ -125,6 +133,8 @@ def main(argv):
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--out")
+    ap.add_argument("--save-minutes", type=float, default=0,
+                    help="also save the weights every this many minutes within an epoch")
     ap.add_argument("--eval", metavar="NPZ",
                     help="report the agreement of these weights on the held-out games, no training")
     ap.add_argument("--init", metavar="NPZ",
@@ -193,6 +203,7 @@ def main(argv):
         return hits / max(n, 1), top5 / max(n, 1), n
 
     rng = np.random.default_rng(1)
+    saved = time.time()
     for epoch in range(a.epochs):
         t1 = time.time()
         order = rng.permutation(len(xtr))
@@ -203,9 +214,15 @@ def main(argv):
                          int(rng.integers(8)))
             params, state, value = step(params, state, jnp.asarray(v), jnp.asarray(tt))
             total += float(value)
+            if a.out and a.save_minutes and time.time() - saved > 60 * a.save_minutes:
+                save_weights(a.out, params, skip)
+                saved = time.time()
+                print(f"epoch {epoch + 1}: step {k + 1} of {len(xtr) // a.batch}, loss "
+                      f"{total / (k + 1):.3f}, weights saved", flush=True)
         top1, top5, n = agreement()
         print(f"epoch {epoch + 1}: loss {total / max(1, len(xtr) // a.batch):.3f}, held out: "
-              f"top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}, {time.time() - t1:.0f} s")
+              f"top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}, "
+              f"{time.time() - t1:.0f} s", flush=True)
         if a.out:
             # kept after every epoch: a long run stopped midway loses one epoch at most
             save_weights(a.out, params, skip)
