@@ -252,6 +252,37 @@ fn bench_reports_playouts_per_second() {
     assert!(out.contains("search_playouts_per_second: "), "{out}");
 }
 
+/// `bench --net-file` times a weight file without a rebuild: the built-in
+/// file gives the built-in network's answers; a bad file is refused.
+#[test]
+fn bench_times_a_network_from_its_file() {
+    let builtin = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/go/net/policy.net");
+    let args = ["bench", "--playouts", "2", "--seconds", "0.01"];
+    let from_file = ok(&[&args[..], &["--net-file", builtin]].concat(), "");
+    let built_in = ok(&[&args[..], &["--net"]].concat(), "");
+    let checksum = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("checksum: "))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string()
+    };
+    assert_eq!(checksum(&from_file), checksum(&built_in));
+    let pooled = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/games/go/net/tiny-pooled/policy.net"
+    );
+    let other = ok(&[&args[..], &["--net-file", pooled]].concat(), "");
+    assert!(other.contains("ms_per_evaluation: "), "{other}");
+    assert_ne!(other.lines().next(), from_file.lines().next(), "{other}");
+    let e = fails(
+        &[&args[..], &["--net-file", "/nonexistent.net"]].concat(),
+        "",
+    );
+    assert!(e.contains("/nonexistent.net"), "{e}");
+    let e = fails(&[&args[..], &["--net-file", "Cargo.toml"]].concat(), "");
+    assert!(e.contains("TGPOLNN"), "{e}");
+}
+
 #[test]
 fn unknown_subcommand_fails() {
     let e = fails(&["frobnicate"], "");

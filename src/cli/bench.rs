@@ -4,6 +4,7 @@
 //! mid-game positions with `--positions`.
 
 use super::{no_more_args, parse_flag, search_config, take_switch, ToolError};
+use crate::games::go::net::Net;
 use crate::games::go::playout::{light_playout, uniform_move};
 use crate::go::{Board, Move};
 use crate::search::rng::Rng;
@@ -23,7 +24,8 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let positions = take_switch(&mut args, "--positions");
     let search = take_switch(&mut args, "--search");
-    let net = take_switch(&mut args, "--net");
+    let net_file = super::take_flag(&mut args, "--net-file")?;
+    let net = take_switch(&mut args, "--net") || net_file.is_some();
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));
@@ -56,8 +58,15 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     if search {
         return Ok(search_bench(size, seconds, count, seed, config));
     }
+    if let Some(path) = net_file {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
+        let net = Net::from_bytes(&bytes)
+            .map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
+        return Ok(net_bench(&net, size, seconds, count, seed));
+    }
     if net {
-        return Ok(net_bench(size, seconds, count, seed));
+        return Ok(net_bench(Net::builtin(), size, seconds, count, seed));
     }
     let starts = if positions {
         midgame_positions(size, seed)
@@ -154,9 +163,7 @@ pub fn midgame_positions(size: usize, seed: u64) -> Vec<Board> {
 /// empty board and the mid-game positions in turn until `seconds` have
 /// passed, or `count` of them; at least one of each. Shows the network's
 /// likeliest moves for each position and a checksum of its choices.
-fn net_bench(size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String {
-    use crate::games::go::net::Net;
-    let net = Net::builtin();
+fn net_bench(net: &Net, size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String {
     let mut starts = vec![Board::new(size, size)];
     starts.extend(midgame_positions(size, seed));
     let mut out = format!(

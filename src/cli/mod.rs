@@ -27,9 +27,11 @@ usage:
                          Tromp-Taylor count of an X/O/- diagram on stdin
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
-               [--search [--playouts N] [--set NAME=VALUE]...] [--net]
+               [--search [--playouts N] [--set NAME=VALUE]...]
+               [--net | --net-file FILE]
                          playouts per second, one thread (--net: policy
-                         network evaluations and their likeliest moves)
+                         network evaluations and their likeliest moves;
+                         --net-file: the same for a weight file)
   tengen gtp [--seconds S] [--set NAME=VALUE]...
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)
