@@ -109,6 +109,16 @@ fn close(a: f32, b: f32, tolerance: f32) -> bool {
     (a - b).abs() <= tolerance * a.abs().max(b.abs()).max(1.0)
 }
 
+/// The logits of `net` for `planes`, after checking them against the
+/// point-by-point reference.
+fn matches_reference(net: &Net, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+    let (fast, slow) = (net.logits(planes, w, h), reference(net, planes, w, h));
+    for (i, (f, s)) in fast.iter().zip(&slow).enumerate() {
+        assert!(close(*f, *s, 1e-4), "point {i}: {f} against {s}");
+    }
+    fast
+}
+
 #[test]
 fn inference_agrees_with_convolutions_written_point_by_point() {
     // a board wider than high, kernels of every size the reader takes
@@ -122,11 +132,8 @@ fn inference_agrees_with_convolutions_written_point_by_point() {
     .unwrap();
     b.play(Move::Play(b.point(4, 0))).unwrap();
     let planes = planes::encode(&b);
-    let (fast, slow) = (net.logits(&planes, 7, 4), reference(&net, &planes, 7, 4));
+    let fast = matches_reference(&net, &planes, 7, 4);
     assert_eq!(fast.len(), 28);
-    for (i, (f, s)) in fast.iter().zip(&slow).enumerate() {
-        assert!(close(*f, *s, 1e-4), "point {i}: {f} against {s}");
-    }
     // the buffers are reused: a second, different board must not see the first
     let other = Board::new(5, 5);
     let planes = planes::encode(&other);
@@ -152,10 +159,7 @@ fn residual_blocks_agree_with_the_reference() {
         b.play(Move::Play(b.point(x, y))).unwrap();
     }
     let planes = planes::encode(&b);
-    let (fast, slow) = (net.logits(&planes, 6, 5), reference(&net, &planes, 6, 5));
-    for (i, (f, s)) in fast.iter().zip(&slow).enumerate() {
-        assert!(close(*f, *s, 1e-4), "point {i}: {f} against {s}");
-    }
+    let fast = matches_reference(&net, &planes, 6, 5);
     // the skips change the answer: the flags are read, not ignored
     assert_ne!(fast, plain.logits(&planes, 6, 5));
 }
@@ -191,10 +195,7 @@ fn pooled_layers_agree_with_the_reference() {
         b.play(Move::Play(b.point(x, y))).unwrap();
     }
     let planes = planes::encode(&b);
-    let (fast, slow) = (net.logits(&planes, 7, 6), reference(&net, &planes, 7, 6));
-    for (i, (f, s)) in fast.iter().zip(&slow).enumerate() {
-        assert!(close(*f, *s, 1e-4), "point {i}: {f} against {s}");
-    }
+    let fast = matches_reference(&net, &planes, 7, 6);
     // the matrices change the answer: the same weights without them differ
     let none = [false; 7];
     let unpooled = weight_file(&layers, Some(&skips), Some(&none), 9);
