@@ -58,7 +58,7 @@ def main(argv):
         return 2
     try:
         params, skip = load_weights(a.weights)
-        pairs = [tuple(np.asarray(p) for p in layer) for layer in params]
+        layers = [tuple(np.asarray(p) for p in layer) for layer in params]
         lines = []
         with gzip.open(a.examples, "rt", encoding="utf-8") as f:
             for k, line in enumerate(f):
@@ -75,7 +75,7 @@ def main(argv):
             xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
         logits = np.asarray(net.logits(params, jnp.asarray(np.stack(xs), jnp.float32), skip))
         os.makedirs(a.out_dir, exist_ok=True)
-        blob = net_bytes(pairs, skip)
+        blob = net_bytes(layers, skip)
         with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:
             f.write(blob)
         with open(os.path.join(a.out_dir, "check.txt"), "w") as f:
@@ -84,7 +84,7 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"export.py: {e}", file=sys.stderr)
         return 1
-    print(f"{len(pairs)} layers, {len(blob)} bytes, {len(lines)} check positions in {a.out_dir}")
+    print(f"{len(layers)} layers, {len(blob)} bytes, {len(lines)} check positions in {a.out_dir}")
     return 0
 
 

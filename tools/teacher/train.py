@@ -230,7 +230,9 @@ def main(argv):
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
     if a.out:
-        save_weights(a.out, params, skip)
+        if not a.epochs:
+            # --eval with --out: the weights as read (a .net file into an .npz)
+            save_weights(a.out, params, skip)
         print(f"weights written to {a.out}")
     return 0
 

@@ -21,6 +21,7 @@
 
 use super::planes;
 use crate::go::{Board, Point};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
@@ -288,11 +289,11 @@ fn mul_add(acc: &mut [f32], input: &[f32], weights: &[f32]) {
 
 /// The biases of `layer` for the input `cur`: its own, plus for a pooled
 /// layer the board's mean and max of each input channel times its matrix.
-fn pooled_bias(layer: &Layer, g: Grid, cur: &[f32]) -> Vec<f32> {
-    let mut bias = layer.b.clone();
+fn pooled_bias<'a>(layer: &'a Layer, g: Grid, cur: &[f32]) -> Cow<'a, [f32]> {
     if layer.pooled.is_empty() {
-        return bias;
+        return Cow::Borrowed(&layer.b);
     }
+    let mut bias = layer.b.clone();
     let cin = layer.cin;
     let mut pooled = vec![0.0f32; 2 * cin];
     let (sum, max) = pooled.split_at_mut(cin);
@@ -309,7 +310,7 @@ fn pooled_bias(layer: &Layer, g: Grid, cur: &[f32]) -> Vec<f32> {
     let area = (g.w * g.h) as f32;
     sum.iter_mut().for_each(|s| *s /= area);
     mul_add(&mut bias, &pooled, &layer.pooled);
-    bias
+    Cow::Owned(bias)
 }
 
 /// One layer: each point's outputs summed in a buffer from `bias`, plus
