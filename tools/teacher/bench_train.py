@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """How fast a policy network trains on this CPU: random inputs, the real
-shapes (19x19, INPUTS planes, LAYERS 3x3 convolutions of CHANNELS, a 1x1
-head to 361 logits, soft targets, Adam), timed after one warm-up step.
+shapes (19x19, INPUTS planes, the nets of train.py, 361 logits, soft
+targets, Adam), timed after two warm-up steps.
 
-usage: tools/teacher/bench_train.py [--channels 48] [--layers 6]
-                                    [--inputs 12] [--batch 256] [--steps 10]
+usage: tools/teacher/bench_train.py [--channels 32] [--layers 6 | --blocks B] [--pooled]
+                                    [--inputs 19] [--batch 256] [--steps 5] [--threads 1]
 
-Needs JAX (CPU) and optax: python3 -m venv ~/.cache/tengen-train &&
-~/.cache/tengen-train/bin/pip install jax optax (about 630 MB, no CUDA).
+Needs PyTorch and numpy in a venv of their own (about 5.4 GB: the
+registry's torch wheel brings CUDA libraries, unused here, which it
+loads at import; installed in about a minute):
+python3 -m venv ~/.cache/tengen-train && ~/.cache/tengen-train/bin/pip install torch numpy
 """
 import argparse
 import sys
@@ -16,39 +18,45 @@ import time
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    for name, default in (("channels", 48), ("layers", 6), ("inputs", 12),
-                          ("batch", 256), ("steps", 10)):
+    for name, default in (("channels", 32), ("layers", 6), ("blocks", 0), ("inputs", 19),
+                          ("batch", 256), ("steps", 5), ("threads", 1)):
         ap.add_argument("--" + name, type=int, default=default)
+    ap.add_argument("--pooled", action="store_true")
     a = ap.parse_args(argv)
     try:
-        import jax
-        import jax.numpy as jnp
         import numpy as np
-        import optax
+        import torch
+        import torch.nn.functional as F
 
         import net
     except ImportError as e:
         print(f"bench_train.py: {e} (see --help for the install)", file=sys.stderr)
         return 2
-    params = net.init(jax.random.PRNGKey(0), a.inputs, a.channels, a.layers)
-
-    opt = optax.adam(1e-3)
-    state = opt.init(params)
-    step = net.train_step(net.logits, opt)
-
+    torch.set_num_threads(a.threads)
+    params = net.init(a.inputs, a.channels, a.layers, first=5, blocks=a.blocks, pooled=a.pooled)
+    skip = net.skips(params, a.blocks)
+    tparams = net.to_torch(params, grad=True)
+    opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=1e-3)
     rng = np.random.default_rng(0)
-    x = jnp.asarray(rng.random((a.batch, 19, 19, a.inputs), dtype=np.float32))
-    t = jax.nn.softmax(jnp.asarray(rng.random((a.batch, 361), dtype=np.float32)))
-    params, state, value = step(params, state, x, t)
-    value.block_until_ready()
+    x = torch.from_numpy(rng.random((a.batch, a.inputs, 19, 19), dtype=np.float32))
+    t = torch.softmax(torch.from_numpy(rng.random((a.batch, 361), dtype=np.float32)), 1)
+
+    def step():
+        opt.zero_grad()
+        loss = -(t * F.log_softmax(net.logits(tparams, x, skip), 1)).sum(1).mean()
+        loss.backward()
+        opt.step()
+
+    for _ in range(2):
+        step()
     t0 = time.time()
     for _ in range(a.steps):
-        params, state, value = step(params, state, x, t)
-    value.block_until_ready()
+        step()
     dt = (time.time() - t0) / a.steps
-    print(f"jax {jax.__version__} on {jax.devices()[0].platform}: {a.channels} channels x "
-          f"{a.layers} layers, {a.inputs} inputs, batch {a.batch}: {dt * 1000:.0f} ms a step, "
-          f"{a.batch / dt:.0f} positions/s")
+    shape = f"{a.blocks} blocks" if a.blocks else f"{a.layers} layers"
+    print(f"torch {torch.__version__}, {a.threads} thread(s): {a.channels} channels x {shape}"
+          f"{', pooled' if a.pooled else ''}, {a.inputs} inputs, batch {a.batch}: "
+          f"{dt * 1000:.0f} ms a step, {a.batch / dt:.0f} positions/s")
     return 0
 
 

@@ -9,7 +9,7 @@ Writes OUT_DIR/policy.net (format: the doc of src/games/go/net.rs) and
 OUT_DIR/check.txt: N positions of EXAMPLES (from to_planes.py), one a
 line: the hex planes, then the 361 logits to 4 decimals, comma-separated.
 The bot's built-in network lives in src/games/go/net/. Needs numpy and
-JAX (see tools/teacher/bench_train.py --help). Exit status 2 on bad
+PyTorch (see tools/teacher/bench_train.py --help). Exit status 2 on bad
 arguments, 1 when a file cannot be read or written.
 """
 import argparse
@@ -49,8 +49,8 @@ def main(argv):
     ap.add_argument("--check", type=int, default=4)
     a = ap.parse_args(argv)
     try:
-        import jax.numpy as jnp
         import numpy as np
+        import torch  # noqa: F401 (net.numpy_logits)
 
         import net
     except ImportError as e:
@@ -73,7 +73,7 @@ def main(argv):
             bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
                                  bitorder="little")[:count * N * N]
             xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
-        logits = np.asarray(net.logits(params, jnp.asarray(np.stack(xs), jnp.float32), skip))
+        logits = net.numpy_logits(layers, np.stack(xs).astype(np.float32), skip)
         os.makedirs(a.out_dir, exist_ok=True)
         blob = net_bytes(layers, skip)
         with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:

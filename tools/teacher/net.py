@@ -1,25 +1,21 @@
 """The policy network that tools/teacher/train.py trains and
 bench_train.py times: convolutions with ReLU (plain, or in residual
-blocks), a 1x1 head to one logit a point. Needs JAX (see bench_train.py --help).
+blocks), a 1x1 head to one logit a point. Needs PyTorch (see
+bench_train.py --help).
 
-A layer is (weights, biases) or (weights, biases, pooled): with `pooled`
+Weights are kept as numpy arrays in the layout of the bot's file (HWIO
+convolutions), and turned into torch tensors (OIHW) to run. A layer is
+(weights, biases) or (weights, biases, pooled): with `pooled`
 (2 * input channels x output channels) the layer adds to every point the
 board's mean and max of each input channel times that matrix, so that a
 net of 3x3 convolutions sees the whole board (KataGo's global pooling,
 simplified)."""
 import struct
 
-import jax
-import jax.numpy as jnp
-
-DIMS = ("NHWC", "HWIO", "NHWC")
+import numpy as np
 
 
-def conv(x, w, b):
-    return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=DIMS) + b
-
-
-def init(key, inputs, channels, layers, first=3, blocks=0, pooled=False):
+def init(inputs, channels, layers, first=3, blocks=0, pooled=False, seed=0):
     """He-initialised weights: the first layer `first` x `first`, the rest
     3x3, then the head. With `blocks`, the layers after the first are that
     many residual blocks of two (`layers` is then ignored); the second
@@ -28,24 +24,26 @@ def init(key, inputs, channels, layers, first=3, blocks=0, pooled=False):
     first, without blocks) takes the pooled bias, and the head gets a 1x1
     layer with it before the logits (a bias alone would shift every logit
     alike)."""
+    rng = np.random.default_rng(seed)
+
+    def normal(shape, scale):
+        return (rng.standard_normal(shape) * scale).astype(np.float32)
+
     params, cin = [], inputs
     count = 1 + 2 * blocks if blocks else layers
     for k in range(count):
-        key, sub, sub2 = jax.random.split(key, 3)
         size = first if k == 0 else 3
         second = blocks and k > 0 and k % 2 == 0
         scale = 0.0 if second else (2 / (size * size * cin)) ** 0.5
-        layer = (jax.random.normal(sub, (size, size, cin, channels)) * scale, jnp.zeros(channels))
+        layer = (normal((size, size, cin, channels), scale), np.zeros(channels, np.float32))
         if pooled and k > 0 and (second or not blocks):
-            layer += (jax.random.normal(sub2, (2 * cin, channels)) * 0.01,)
+            layer += (normal((2 * cin, channels), 0.01),)
         params.append(layer)
         cin = channels
     if pooled:
-        key, sub, sub2 = jax.random.split(key, 3)
-        params.append((jax.random.normal(sub, (1, 1, cin, cin)) * (2 / cin) ** 0.5,
-                       jnp.zeros(cin), jax.random.normal(sub2, (2 * cin, cin)) * 0.01))
-    key, sub = jax.random.split(key)
-    params.append((jax.random.normal(sub, (1, 1, cin, 1)) * 0.01, jnp.zeros(1)))
+        params.append((normal((1, 1, cin, cin), (2 / cin) ** 0.5), np.zeros(cin, np.float32),
+                       normal((2 * cin, cin), 0.01)))
+    params.append((normal((1, 1, cin, 1), 0.01), np.zeros(1, np.float32)))
     return params
 
 
@@ -57,49 +55,101 @@ def skips(params, blocks):
     return tuple(bool(blocks) and 0 < k < trunk and k % 2 == 0 for k in range(len(params)))
 
 
+def widen(params, skip, channels, noise=0.0, seed=0):
+    """The same network with `channels` channels in every hidden layer
+    (at least as many as it has, at most twice): each new channel repeats
+    an old one, and the layers that read a repeated channel share its
+    weights between the copies, so the logits are unchanged (Net2Net).
+    `noise` (relative to each layer's weight scale) breaks the symmetry
+    between the copies so that training can tell them apart."""
+    old = params[0][0].shape[3]
+    if not old <= channels <= 2 * old:
+        raise ValueError(f"cannot widen {old} channels to {channels}")
+    rng = np.random.default_rng(seed)
+    source = np.concatenate([np.arange(old), np.arange(channels - old)])
+    share = np.ones(old, np.float32)
+    share[:channels - old] = 0.5
+    spread = share[source]
+    out = []
+    for k, layer in enumerate(params):
+        w, b = layer[:2]
+        cin = w.shape[2]
+        last = k == len(params) - 1
+        if k > 0:
+            # a repeated input channel: its weight split between its copies
+            w = w[:, :, source, :] * spread[None, None, :, None]
+        if not last:
+            w, b = w[..., source], b[source]
+        new = (w.astype(np.float32), b.astype(np.float32))
+        if len(layer) > 2:
+            p = layer[2]
+            p = np.concatenate([p[:cin][source], p[cin:][source]]) * np.tile(spread, 2)[:, None]
+            new += ((p if last else p[:, source]).astype(np.float32),)
+        if noise and not last:
+            scale = float(np.std(new[0])) or 1.0
+            new = (new[0] + rng.standard_normal(new[0].shape).astype(np.float32) * noise * scale,) \
+                + new[1:]
+        out.append(new)
+    return out
+
+
+def to_torch(params, grad=False):
+    """numpy layers (HWIO) -> torch layers (OIHW weights, biases, pooled),
+    leaf tensors with gradients when `grad`."""
+    import torch
+    out = []
+    for layer in params:
+        t = [torch.from_numpy(np.ascontiguousarray(layer[0].transpose(3, 2, 0, 1)))]
+        t += [torch.from_numpy(np.ascontiguousarray(p)) for p in layer[1:]]
+        out.append(tuple(p.float().requires_grad_(grad) for p in t))
+    return out
+
+
+def from_torch(tparams):
+    """What to_torch() took: numpy layers (HWIO)."""
+    out = []
+    for layer in tparams:
+        ps = [p.detach().cpu().numpy() for p in layer]
+        out.append((np.ascontiguousarray(ps[0].transpose(2, 3, 1, 0)),) + tuple(ps[1:]))
+    return out
+
+
 def pool(h):
     """Each channel's mean and max over the board: (batch, 2 * channels)."""
-    return jnp.concatenate([jnp.mean(h, axis=(1, 2)), jnp.max(h, axis=(1, 2))], axis=-1)
+    import torch
+    return torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3))], dim=1)
 
 
-def logits(params, x, skip=None):
-    """One logit a point of the NHWC batch `x`, flattened row by row;
-    `skip` as skips() gives it (none by default)."""
+def logits(tparams, x, skip=None):
+    """One logit a point of the NCHW batch `x` (a torch tensor), flattened
+    row by row; `tparams` from to_torch(), `skip` as skips() gives it
+    (none by default)."""
+    import torch.nn.functional as F
     h, ins = x, []
-    for k, layer in enumerate(params[:-1]):
+    for k, layer in enumerate(tparams[:-1]):
         ins.append(h)
-        z = conv(h, layer[0], layer[1])
+        w = layer[0]
+        z = F.conv2d(h, w, layer[1], padding=w.shape[2] // 2)
         if len(layer) > 2:
-            z = z + (pool(h) @ layer[2])[:, None, None, :]
+            z = z + (pool(h) @ layer[2])[:, :, None, None]
         if skip and skip[k]:
             z = z + ins[k - 1]
-        h = jax.nn.relu(z)
-    return conv(h, params[-1][0], params[-1][1]).reshape(x.shape[0], -1)
+        h = F.relu(z)
+    return F.conv2d(h, tparams[-1][0], tparams[-1][1]).flatten(1)
 
 
-def train_step(logits_fn, opt):
-    """One jitted Adam-style step of `opt` on the cross-entropy between the
-    soft targets and the softmax of `logits_fn(params, x)`: train.py's, and
-    the one bench_train.py times. Returns (params, opt state, loss)."""
-    import optax
-
-    def loss(ps, x, t):
-        return -jnp.mean(jnp.sum(t * jax.nn.log_softmax(logits_fn(ps, x)), -1))
-
-    @jax.jit
-    def step(ps, st, x, t):
-        value, grads = jax.value_and_grad(loss)(ps, x, t)
-        updates, st = opt.update(grads, st, ps)
-        return optax.apply_updates(ps, updates), st, value
-
-    return step
+def numpy_logits(params, x, skip=None):
+    """logits() for numpy layers and an NHWC numpy batch: numpy out."""
+    import torch
+    with torch.no_grad():
+        v = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32))
+        return logits(to_torch(params), v, skip).numpy()
 
 
 def from_bytes(blob):
     """The layers and skip flags of a weight file in the bot's format (the
     doc of src/games/go/net.rs; export.py writes it), as numpy arrays: the
     bot's built-in network can be scored or trained on from its own file."""
-    import numpy as np
     flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2}.get(blob[:8])
     if flags is None:
         raise ValueError("not a tengen policy network (no TGPOLNN3, 2 or 1 header)")

@@ -402,14 +402,14 @@ def file_flags(path):
 
 
 class TrainSmokeTest(unittest.TestCase):
-    """A tiny training run end to end (skipped without JAX: run this file
-    with the training venv's python, see tools/teacher/bench_train.py)."""
+    """A tiny training run end to end (skipped without PyTorch: run this
+    file with the training venv's python, see tools/teacher/bench_train.py)."""
 
     def test_a_tiny_net_trains_and_saves(self):
         try:
-            import jax  # noqa: F401
+            import torch  # noqa: F401
         except ImportError:
-            self.skipTest("no JAX in this python")
+            self.skipTest("no PyTorch in this python")
         import train
         tengen = release_tengen(self)
         d = tempfile.mkdtemp()
@@ -459,8 +459,45 @@ class TrainSmokeTest(unittest.TestCase):
                                          "--out", again, examples]), 0)
             params, skip = train.load_weights(again)
             self.assertEqual((len(params), skip), (4, (False, False, True, False)))
+            # and widened on the way: every hidden layer 6 channels, the head still one logit
+            self.assertEqual(train.main(["--init", weights, "--widen", "6", "--epochs", "1",
+                                         "--batch", "4", "--out", again, examples]), 0)
+            params, skip = train.load_weights(again)
+            self.assertEqual([layer[0].shape[3] for layer in params], [6, 6, 6, 1])
+            self.assertEqual(skip, (False, False, True, False))
         finally:
             shutil.rmtree(d)
+
+    def test_widening_keeps_the_logits(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("no numpy in this python")
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            self.skipTest("no PyTorch in this python")
+        import net
+        params = net.init(5, 4, 0, first=3, blocks=2, pooled=True, seed=3)
+        # the second layers of blocks start at zero: give them weights to carry
+        params = [(layer[0] + np.float32(0.1), layer[1] + np.float32(0.05)) + layer[2:]
+                  for layer in params]
+        skip = net.skips(params, 2)
+        x = np.random.default_rng(1).integers(0, 2, (3, 7, 7, 5)).astype(np.float32)
+        before = net.numpy_logits(params, x, skip)
+        for channels in (4, 5, 8):
+            wide = net.widen(params, skip, channels)
+            self.assertEqual([layer[0].shape[3] for layer in wide], [channels] * 6 + [1])
+            self.assertEqual([len(layer) for layer in wide], [len(layer) for layer in params])
+            after = net.numpy_logits(wide, x, skip)
+            # equal but for float rounding (the logits run to the hundreds)
+            self.assertLess(float(np.abs(after - before).max()), 1e-5 * float(np.abs(before).max()))
+        # noise makes the copies differ, and so the logits a little
+        noisy = net.numpy_logits(net.widen(params, skip, 8, noise=0.05), x, skip)
+        self.assertGreater(float(np.abs(noisy - before).max()), 1e-3 * float(np.abs(before).max()))
+        for channels in (3, 9):
+            with self.assertRaises(ValueError):
+                net.widen(params, skip, channels)
 
 
 if __name__ == "__main__":

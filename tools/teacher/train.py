@@ -4,6 +4,7 @@ reports its agreement with the teacher on held-out games.
 
 usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--pooled] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
+                              [--widen C] [--threads T]
                               [--out WEIGHTS.npz [--save-minutes M]] [--eval WEIGHTS.npz]
                               EXAMPLES.txt.gz
 
@@ -13,7 +14,8 @@ moves' per-milles, the rest of the mass spread over the other sensible
 points (pass left out); illegal points are masked. --init starts from
 saved weights: pretrained on game records (to_planes.py --records), then
 trained on the teacher's labels. Each batch is turned
-by one of the 8 symmetries of the board. Needs JAX and optax (see
+by one of the 8 symmetries of the board. --widen makes the --init net
+wider before training on (net.widen). Needs PyTorch (see
 tools/teacher/bench_train.py --help).
 """
 import argparse
@@ -78,33 +80,31 @@ def load(path, limit):
 
 
 def planes(packed, count):
-    """Packed rows -> the NHWC float batch the net takes."""
+    """Packed rows -> the NCHW float batch the net takes."""
     import numpy as np
     bits = np.unpackbits(packed, axis=1, bitorder="little")[:, :count * N * N]
-    return bits.reshape(-1, count, N, N).transpose(0, 2, 3, 1).astype(np.float32)
+    return bits.reshape(-1, count, N, N).astype(np.float32)
 
 
 def load_weights(path):
-    """The layers train.py saved at `path` ((weights, biases), or with the
-    pooled bias's matrix as a third member: net.py), and each layer's
-    residual flag (none in files from before the flags). `path` may also
-    be a weight file of the bot's (src/games/go/net/policy.net)."""
-    import jax.numpy as jnp
+    """The layers train.py saved at `path` (numpy (weights HWIO, biases),
+    or with the pooled bias's matrix as a third member: net.py), and each
+    layer's residual flag (none in files from before the flags). `path`
+    may also be a weight file of the bot's (src/games/go/net/policy.net)."""
     import numpy as np
 
     import net
     with open(path, "rb") as f:
         if f.read(6) == b"TGPOLN":
             f.seek(0)
-            layers, skip = net.from_bytes(f.read())
-            return [tuple(jnp.asarray(p) for p in layer) for layer in layers], skip
+            return net.from_bytes(f.read())
     arrays = np.load(path)
     count = sum(1 for f in arrays.files if f.startswith("arr_"))
     if count % 2:
         raise ValueError(f"{path}: an odd number of arrays, not weights and biases")
-    flat = [jnp.asarray(arrays[f"arr_{k}"]) for k in range(count)]
-    params = [pair + ((jnp.asarray(arrays[f"pooled{k}"]),) if f"pooled{k}" in arrays.files
-                      else ()) for k, pair in enumerate(zip(flat[0::2], flat[1::2]))]
+    flat = [arrays[f"arr_{k}"] for k in range(count)]
+    params = [pair + ((arrays[f"pooled{k}"],) if f"pooled{k}" in arrays.files else ())
+              for k, pair in enumerate(zip(flat[0::2], flat[1::2]))]
     skip = tuple(bool(v) for v in arrays["skips"]) if "skips" in arrays.files \
         else (False,) * len(params)
     return params, skip
@@ -132,6 +132,8 @@ def main(argv):
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="CPU threads for torch (1: the labeller usually has the other core)")
     ap.add_argument("--out")
     ap.add_argument("--save-minutes", type=float, default=0,
                     help="also save the weights every this many minutes within an epoch")
@@ -139,25 +141,30 @@ def main(argv):
                     help="report the agreement of these weights on the held-out games, no training")
     ap.add_argument("--init", metavar="NPZ",
                     help="start from these weights (e.g. pretrained on game records)")
+    ap.add_argument("--widen", type=int, metavar="C",
+                    help="with --init: first widen its hidden layers to C channels, "
+                         "the same logits (net.widen)")
     a = ap.parse_args(argv)
+    if a.widen and not a.init:
+        ap.error("--widen needs --init")
     try:
-        import jax
-        import jax.numpy as jnp
         import numpy as np
-        import optax
+        import torch
+        import torch.nn.functional as F
 
         import net
     except ImportError as e:
         print(f"train.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
         return 2
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(0)
     t0 = time.time()
     x, t, top, held, count = load(a.examples, a.limit)
     xtr, ttr = x[~held], t[~held]
     xte, topte = x[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
 
-    params = net.init(jax.random.PRNGKey(0), count, a.channels, a.layers, first=5,
-                      blocks=a.blocks, pooled=a.pooled)
+    params = net.init(count, a.channels, a.layers, first=5, blocks=a.blocks, pooled=a.pooled)
     skip = net.skips(params, a.blocks)
     if a.eval or a.init:
         params, skip = load_weights(a.eval or a.init)
@@ -165,42 +172,50 @@ def main(argv):
             print(f"train.py: {a.eval or a.init} takes {params[0][0].shape[2]} planes, "
                   f"the examples have {count}", file=sys.stderr)
             return 2
+        if a.widen:
+            try:
+                params = net.widen(params, skip, a.widen, noise=0.01)
+            except ValueError as e:
+                print(f"train.py: {e}", file=sys.stderr)
+                return 2
     if a.eval:
         a.epochs = 0
+    tparams = net.to_torch(params, grad=True)
 
-    def logits(ps, v):
+    def logits(v):
         # only the sensible points may be chosen
-        mask = v[..., SENSIBLE].reshape(v.shape[0], -1)
-        return jnp.where(mask > 0, net.logits(ps, v, skip), -1e9)
+        mask = v[:, SENSIBLE].reshape(v.shape[0], -1) > 0
+        return net.logits(tparams, v, skip).masked_fill(~mask, -1e9)
 
     steps = a.epochs * (len(xtr) // a.batch)
-    opt = optax.adam(optax.cosine_decay_schedule(a.lr, max(steps, 1)))
-    state = opt.init(params)
-    step = net.train_step(logits, opt)
-
-    predict = jax.jit(logits)
+    opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(steps, 1))
 
     def turn(v, tt, s):
         tt = tt.reshape(-1, N, N)
         if s & 4:
-            v, tt = v.transpose(0, 2, 1, 3), tt.transpose(0, 2, 1)
+            v, tt = v.transpose(0, 1, 3, 2), tt.transpose(0, 2, 1)
         if s & 1:
-            v, tt = v[:, ::-1], tt[:, ::-1]
+            v, tt = v[:, :, ::-1], tt[:, ::-1]
         if s & 2:
-            v, tt = v[:, :, ::-1], tt[:, :, ::-1]
+            v, tt = v[:, :, :, ::-1], tt[:, :, ::-1]
         return np.ascontiguousarray(v), np.ascontiguousarray(tt.reshape(-1, N * N))
 
     def agreement():
         hits = top5 = n = 0
-        for i in range(0, len(xte), 512):
-            lg = np.asarray(predict(params, jnp.asarray(planes(xte[i:i + 512], count))))
-            want = topte[i:i + 512]
-            order = np.argsort(-lg, axis=1)
-            ok = want >= 0
-            hits += int(np.sum((order[:, 0] == want) & ok))
-            top5 += int(np.sum(np.any(order[:, :5] == want[:, None], axis=1) & ok))
-            n += int(ok.sum())
+        with torch.no_grad():
+            for i in range(0, len(xte), 512):
+                lg = logits(torch.from_numpy(planes(xte[i:i + 512], count))).numpy()
+                want = topte[i:i + 512]
+                order = np.argsort(-lg, axis=1)
+                ok = want >= 0
+                hits += int(np.sum((order[:, 0] == want) & ok))
+                top5 += int(np.sum(np.any(order[:, :5] == want[:, None], axis=1) & ok))
+                n += int(ok.sum())
         return hits / max(n, 1), top5 / max(n, 1), n
+
+    def save():
+        save_weights(a.out, net.from_torch(tparams), skip)
 
     rng = np.random.default_rng(1)
     saved = time.time()
@@ -212,10 +227,15 @@ def main(argv):
             idx = order[k * a.batch:(k + 1) * a.batch]
             v, tt = turn(planes(xtr[idx], count), ttr[idx].astype(np.float32),
                          int(rng.integers(8)))
-            params, state, value = step(params, state, jnp.asarray(v), jnp.asarray(tt))
-            total += float(value)
+            opt.zero_grad()
+            loss = -(torch.from_numpy(tt) * F.log_softmax(logits(torch.from_numpy(v)), 1)) \
+                .sum(1).mean()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
             if a.out and a.save_minutes and time.time() - saved > 60 * a.save_minutes:
-                save_weights(a.out, params, skip)
+                save()
                 saved = time.time()
                 print(f"epoch {epoch + 1}: step {k + 1} of {len(xtr) // a.batch}, loss "
                       f"{total / (k + 1):.3f}, weights saved", flush=True)
@@ -225,14 +245,14 @@ def main(argv):
               f"{time.time() - t1:.0f} s", flush=True)
         if a.out:
             # kept after every epoch: a long run stopped midway loses one epoch at most
-            save_weights(a.out, params, skip)
+            save()
     if a.eval:
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
     if a.out:
         if not a.epochs:
             # --eval with --out: the weights as read (a .net file into an .npz)
-            save_weights(a.out, params, skip)
+            save()
         print(f"weights written to {a.out}")
     return 0
 
