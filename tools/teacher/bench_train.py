@@ -26,7 +26,6 @@ def main(argv):
     try:
         import numpy as np
         import torch
-        import torch.nn.functional as F
 
         import net
     except ImportError as e:
@@ -41,17 +40,12 @@ def main(argv):
     x = torch.from_numpy(rng.random((a.batch, a.inputs, 19, 19), dtype=np.float32))
     t = torch.softmax(torch.from_numpy(rng.random((a.batch, 361), dtype=np.float32)), 1)
 
-    def step():
-        opt.zero_grad()
-        loss = -(t * F.log_softmax(net.logits(tparams, x, skip), 1)).sum(1).mean()
-        loss.backward()
-        opt.step()
-
+    step = net.train_step(lambda v: net.logits(tparams, v, skip), opt)
     for _ in range(2):
-        step()
+        step(x, t)
     t0 = time.time()
     for _ in range(a.steps):
-        step()
+        step(x, t)
     dt = (time.time() - t0) / a.steps
     shape = f"{a.blocks} blocks" if a.blocks else f"{a.layers} layers"
     print(f"torch {torch.__version__}, {a.threads} thread(s): {a.channels} channels x {shape}"

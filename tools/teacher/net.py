@@ -55,7 +55,7 @@ def skips(params, blocks):
     return tuple(bool(blocks) and 0 < k < trunk and k % 2 == 0 for k in range(len(params)))
 
 
-def widen(params, skip, channels, noise=0.0, seed=0):
+def widen(params, channels, noise=0.0, seed=0):
     """The same network with `channels` channels in every hidden layer
     (at least as many as it has, at most twice): each new channel repeats
     an old one, and the layers that read a repeated channel share its
@@ -136,6 +136,25 @@ def logits(tparams, x, skip=None):
             z = z + ins[k - 1]
         h = F.relu(z)
     return F.conv2d(h, tparams[-1][0], tparams[-1][1]).flatten(1)
+
+
+def train_step(logits_fn, opt, sched=None):
+    """A step function (x, t) -> loss (a float): `opt` (then `sched`)
+    steps on the cross-entropy between the soft targets `t` and the
+    softmax of `logits_fn(x)`. train.py's step, and the one
+    bench_train.py times."""
+    import torch.nn.functional as F
+
+    def step(x, t):
+        opt.zero_grad()
+        loss = -(t * F.log_softmax(logits_fn(x), 1)).sum(1).mean()
+        loss.backward()
+        opt.step()
+        if sched:
+            sched.step()
+        return loss.item()
+
+    return step
 
 
 def numpy_logits(params, x, skip=None):

@@ -486,18 +486,18 @@ class TrainSmokeTest(unittest.TestCase):
         x = np.random.default_rng(1).integers(0, 2, (3, 7, 7, 5)).astype(np.float32)
         before = net.numpy_logits(params, x, skip)
         for channels in (4, 5, 8):
-            wide = net.widen(params, skip, channels)
+            wide = net.widen(params, channels)
             self.assertEqual([layer[0].shape[3] for layer in wide], [channels] * 6 + [1])
             self.assertEqual([len(layer) for layer in wide], [len(layer) for layer in params])
             after = net.numpy_logits(wide, x, skip)
             # equal but for float rounding (the logits run to the hundreds)
             self.assertLess(float(np.abs(after - before).max()), 1e-5 * float(np.abs(before).max()))
         # noise makes the copies differ, and so the logits a little
-        noisy = net.numpy_logits(net.widen(params, skip, 8, noise=0.05), x, skip)
+        noisy = net.numpy_logits(net.widen(params, 8, noise=0.05), x, skip)
         self.assertGreater(float(np.abs(noisy - before).max()), 1e-3 * float(np.abs(before).max()))
         for channels in (3, 9):
             with self.assertRaises(ValueError):
-                net.widen(params, skip, channels)
+                net.widen(params, channels)
 
 
 if __name__ == "__main__":

@@ -150,7 +150,6 @@ def main(argv):
     try:
         import numpy as np
         import torch
-        import torch.nn.functional as F
 
         import net
     except ImportError as e:
@@ -174,7 +173,7 @@ def main(argv):
             return 2
         if a.widen:
             try:
-                params = net.widen(params, skip, a.widen, noise=0.01)
+                params = net.widen(params, a.widen, noise=0.01)
             except ValueError as e:
                 print(f"train.py: {e}", file=sys.stderr)
                 return 2
@@ -190,6 +189,7 @@ def main(argv):
     steps = a.epochs * (len(xtr) // a.batch)
     opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(steps, 1))
+    step = net.train_step(logits, opt, sched)
 
     def turn(v, tt, s):
         tt = tt.reshape(-1, N, N)
@@ -227,13 +227,7 @@ def main(argv):
             idx = order[k * a.batch:(k + 1) * a.batch]
             v, tt = turn(planes(xtr[idx], count), ttr[idx].astype(np.float32),
                          int(rng.integers(8)))
-            opt.zero_grad()
-            loss = -(torch.from_numpy(tt) * F.log_softmax(logits(torch.from_numpy(v)), 1)) \
-                .sum(1).mean()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+            total += step(torch.from_numpy(v), torch.from_numpy(tt))
             if a.out and a.save_minutes and time.time() - saved > 60 * a.save_minutes:
                 save()
                 saved = time.time()
