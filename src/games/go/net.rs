@@ -2,9 +2,10 @@
 //! [`super::planes`] (plain, or in residual blocks), then a 1x1 head to
 //! one logit a point, trained on the teacher's moves by
 //! `tools/teacher/train.py` and exported by `tools/teacher/export.py`. One
-//! thread, no allocation past the first call's buffers; the inner loop
-//! runs over output channels, contiguous, so the compiler vectorises it
-//! with whatever the target offers.
+//! thread, no allocation past the first call's buffers. Layers whose
+//! outputs come in sixteens run with AVX2 and FMA where the CPU has them
+//! (checked at run time: the arena's CPU is unknown), the rest point by
+//! point in plain loops the compiler vectorises as the target allows.
 //!
 //! The weight file, little-endian: the 8 bytes `TGPOLNN3`, the number of
 //! layers (u32), then per layer its kernel size, input and output channels,
@@ -313,11 +314,31 @@ fn pooled_bias<'a>(layer: &'a Layer, g: Grid, cur: &[f32]) -> Cow<'a, [f32]> {
     Cow::Owned(bias)
 }
 
-/// One layer: each point's outputs summed in a buffer from `bias`, plus
-/// the values of `add` at that point if given, then stored. (The sums in a
-/// fixed-size array, for the compiler to keep in registers, measured 70 %
-/// slower.)
+/// One layer into `next`: with 8-lane fused multiply-adds where the CPU
+/// has them ([`avx::conv`]), else point by point.
 fn conv(
+    layer: &Layer,
+    bias: &[f32],
+    g: Grid,
+    cur: &[f32],
+    next: &mut [f32],
+    add: Option<&[f32]>,
+    relu: bool,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if layer.cout.is_multiple_of(avx::LANES)
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+    {
+        // SAFETY: the CPU has both features, just checked
+        return unsafe { avx::conv(layer, bias, g, cur, next, add, relu) };
+    }
+    conv_points(layer, bias, g, cur, next, add, relu)
+}
+
+/// One layer point by point: each point's outputs summed in a buffer from
+/// `bias`, plus the values of `add` at that point if given, then stored.
+fn conv_points(
     layer: &Layer,
     bias: &[f32],
     g: Grid,
@@ -360,6 +381,10 @@ fn store(acc: &[f32], out: &mut [f32], relu: bool) {
         out.copy_from_slice(acc);
     }
 }
+
+#[cfg(target_arch = "x86_64")]
+#[path = "net/avx.rs"]
+mod avx;
 
 #[cfg(test)]
 #[path = "net/tests.rs"]

@@ -206,6 +206,33 @@ fn pooled_layers_agree_with_the_reference() {
 }
 
 #[test]
+fn layers_of_16_and_32_channels_agree_with_the_reference() {
+    // wide enough for the vector kernel where the CPU has one (several
+    // output chunks, a skip, a pooled bias), on boards of every width
+    // from 1 to 13: full blocks of points and every partial one
+    let layers = [
+        (3, P, 16),
+        (3, 16, 32),
+        (3, 32, 32),
+        (3, 32, 32),
+        (1, 32, 16),
+        (1, 16, 1),
+    ];
+    let skips = [false, false, false, true, false, false];
+    let pooled = [false, false, false, true, false, false];
+    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), Some(&pooled), 11)).unwrap();
+    for w in 1..=13 {
+        let h = 3 + w % 4;
+        let mut b = Board::new(w, h);
+        for i in (0..w * h).step_by(3) {
+            let _ = b.play(Move::Play(b.point(i % w, i / w)));
+        }
+        let fast = matches_reference(&net, &planes::encode(&b), w, h);
+        assert_eq!(fast.len(), w * h);
+    }
+}
+
+#[test]
 fn a_pooled_last_layer_is_refused() {
     let layers = [(3, P, 4), (1, 4, 1)];
     let file = weight_file(&layers, Some(&[false, false]), Some(&[false, true]), 1);
