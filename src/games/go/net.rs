@@ -218,7 +218,13 @@ impl Net {
             }
             let add = layer.skip.then_some(&kept[..]);
             let bias = pooled_bias(layer, grid, cur);
-            conv(layer, &bias, grid, cur, next, add, l != last);
+            let step = Step {
+                layer,
+                bias: &bias,
+                add,
+                relu: l != last,
+            };
+            conv(step, grid, cur, next);
             std::mem::swap(cur, next);
         }
         (0..area)
@@ -314,39 +320,34 @@ fn pooled_bias<'a>(layer: &'a Layer, g: Grid, cur: &[f32]) -> Cow<'a, [f32]> {
     Cow::Owned(bias)
 }
 
+/// What one layer computes from its input: its weights, its biases for
+/// this input, what it adds before its ReLU, and whether it has one.
+#[derive(Clone, Copy)]
+struct Step<'a> {
+    layer: &'a Layer,
+    bias: &'a [f32],
+    add: Option<&'a [f32]>,
+    relu: bool,
+}
+
 /// One layer into `next`: with 8-lane fused multiply-adds where the CPU
 /// has them ([`avx::conv`]), else point by point.
-fn conv(
-    layer: &Layer,
-    bias: &[f32],
-    g: Grid,
-    cur: &[f32],
-    next: &mut [f32],
-    add: Option<&[f32]>,
-    relu: bool,
-) {
+fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    if layer.cout.is_multiple_of(avx::LANES)
+    if step.layer.cout.is_multiple_of(avx::LANES)
         && std::arch::is_x86_feature_detected!("avx2")
         && std::arch::is_x86_feature_detected!("fma")
     {
         // SAFETY: the CPU has both features, just checked
-        return unsafe { avx::conv(layer, bias, g, cur, next, add, relu) };
+        return unsafe { avx::conv(step, g, cur, next) };
     }
-    conv_points(layer, bias, g, cur, next, add, relu)
+    conv_points(step, g, cur, next)
 }
 
 /// One layer point by point: each point's outputs summed in a buffer from
 /// `bias`, plus the values of `add` at that point if given, then stored.
-fn conv_points(
-    layer: &Layer,
-    bias: &[f32],
-    g: Grid,
-    cur: &[f32],
-    next: &mut [f32],
-    add: Option<&[f32]>,
-    relu: bool,
-) {
+fn conv_points(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
+    let (layer, bias, add, relu) = (step.layer, step.bias, step.add, step.relu);
     let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
     let acc = &mut vec![0.0f32; cout][..];
     let off = g.pad - k / 2;

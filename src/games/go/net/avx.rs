@@ -5,7 +5,7 @@
 //! for every point. (Written as plain loops over arrays the compiler kept
 //! the sums scalar, 5x slower: hence the intrinsics.)
 
-use super::{store, Grid, Layer};
+use super::{store, Grid, Layer, Step};
 use std::arch::x86_64::{
     __m256, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_storeu_ps,
 };
@@ -22,15 +22,8 @@ const POINTS: usize = 6;
 /// # Safety
 /// The CPU must have AVX2 and FMA.
 #[target_feature(enable = "avx2,fma")]
-pub unsafe fn conv(
-    layer: &Layer,
-    bias: &[f32],
-    g: Grid,
-    cur: &[f32],
-    next: &mut [f32],
-    add: Option<&[f32]>,
-    relu: bool,
-) {
+pub unsafe fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
+    let (layer, bias, add, relu) = (step.layer, step.bias, step.add, step.relu);
     let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
     // what the unchecked reads below rely on
     let cells = (g.h + 2 * g.pad) * g.stride;
