@@ -138,6 +138,18 @@ def logits(tparams, x, skip=None):
     return F.conv2d(h, tparams[-1][0], tparams[-1][1]).flatten(1)
 
 
+def schedule(opt, steps, warmup=0):
+    """The learning rate over `steps` steps: linear from nearly 0 to the
+    optimiser's rate over the first `warmup` steps, then a cosine down to 0."""
+    import torch
+
+    cosine = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(steps - warmup, 1))
+    if warmup <= 0:
+        return cosine
+    ramp = torch.optim.lr_scheduler.LinearLR(opt, start_factor=1 / warmup, total_iters=warmup)
+    return torch.optim.lr_scheduler.SequentialLR(opt, [ramp, cosine], milestones=[warmup])
+
+
 def train_step(logits_fn, opt, sched=None):
     """A step function (x, t) -> loss (a float): `opt` (then `sched`)
     steps on the cross-entropy between the soft targets `t` and the

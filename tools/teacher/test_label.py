@@ -499,6 +499,32 @@ class TrainSmokeTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 net.widen(params, channels)
 
+    def test_the_warmup_raises_the_rate_then_the_cosine_lowers_it(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("no PyTorch in this python")
+        import net
+
+        def rates(warmup):
+            opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+            sched = net.schedule(opt, 20, warmup)
+            out = []
+            for _ in range(20):
+                out.append(opt.param_groups[0]["lr"])
+                opt.step()
+                sched.step()
+            return out
+
+        plain, warm = rates(0), rates(5)
+        self.assertAlmostEqual(plain[0], 0.1)
+        self.assertAlmostEqual(warm[0], 0.02)
+        self.assertEqual(warm[:6], sorted(warm[:6]))
+        self.assertAlmostEqual(warm[5], 0.1)
+        self.assertEqual(warm[5:], sorted(warm[5:], reverse=True))
+        self.assertLess(warm[-1], 0.01)
+        self.assertLess(plain[-1], 0.01)
+
 
 if __name__ == "__main__":
     unittest.main()

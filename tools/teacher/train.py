@@ -131,6 +131,9 @@ def main(argv):
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--warmup", type=int, default=0, metavar="STEPS",
+                    help="raise the learning rate linearly over the first STEPS steps "
+                         "(Adam's first steps can wreck a trained or widened net)")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1,
                     help="CPU threads for torch (1: the labeller usually has the other core)")
@@ -188,7 +191,7 @@ def main(argv):
 
     steps = a.epochs * (len(xtr) // a.batch)
     opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(steps, 1))
+    sched = net.schedule(opt, steps, a.warmup)
     step = net.train_step(logits, opt, sched)
 
     def turn(v, tt, s):
