@@ -345,9 +345,9 @@ fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
 }
 
 /// One layer point by point: each point's outputs summed in a buffer from
-/// `bias`, plus the values of `add` at that point if given, then stored.
+/// the biases, then stored.
 fn conv_points(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
-    let (layer, bias, add, relu) = (step.layer, step.bias, step.add, step.relu);
+    let (layer, bias) = (step.layer, step.bias);
     let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
     let acc = &mut vec![0.0f32; cout][..];
     let off = g.pad - k / 2;
@@ -363,19 +363,22 @@ fn conv_points(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
                 }
             }
             let at = ((y + g.pad) * g.stride + x + g.pad) * g.c;
-            if let Some(add) = add {
-                for (a, &v) in acc.iter_mut().zip(&add[at..at + cout]) {
-                    *a += v;
-                }
-            }
-            store(acc, &mut next[at..][..cout], relu);
+            store(acc, step, at, next);
         }
     }
 }
 
-fn store(acc: &[f32], out: &mut [f32], relu: bool) {
-    if relu {
-        for (o, &a) in out.iter_mut().zip(acc) {
+/// Stores `acc`, the sums of a point's outputs, in `next` from `at`: plus
+/// the values of the step's `add` there if it has one, then its ReLU.
+fn store(acc: &mut [f32], step: Step, at: usize, next: &mut [f32]) {
+    let out = &mut next[at..at + acc.len()];
+    if let Some(add) = step.add {
+        for (a, &v) in acc.iter_mut().zip(&add[at..at + out.len()]) {
+            *a += v;
+        }
+    }
+    if step.relu {
+        for (o, &a) in out.iter_mut().zip(&*acc) {
             *o = a.max(0.0);
         }
     } else {

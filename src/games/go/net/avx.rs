@@ -23,7 +23,7 @@ const POINTS: usize = 6;
 /// The CPU must have AVX2 and FMA.
 #[target_feature(enable = "avx2,fma")]
 pub unsafe fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
-    let (layer, bias, add, relu) = (step.layer, step.bias, step.add, step.relu);
+    let (layer, bias) = (step.layer, step.bias);
     let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
     // what the unchecked reads below rely on
     let cells = (g.h + 2 * g.pad) * g.stride;
@@ -45,12 +45,7 @@ pub unsafe fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
                 };
                 for (p, mut sums) in sums.into_iter().take(n).enumerate() {
                     let at = ((y + g.pad) * g.stride + x + p + g.pad) * g.c + co;
-                    if let Some(add) = add {
-                        for (s, &v) in sums.iter_mut().zip(&add[at..at + LANES]) {
-                            *s += v;
-                        }
-                    }
-                    store(&sums, &mut next[at..at + LANES], relu);
+                    store(&mut sums, step, at, next);
                 }
             }
             x += n;
