@@ -93,6 +93,33 @@ def widen(params, channels, noise=0.0, seed=0):
     return out
 
 
+def deepen(params, skip, blocks, seed=0):
+    """The same residual network with `blocks` residual blocks in all (at
+    least as many as it has, at most twice): a new block follows each of
+    the first old ones. A new block's second layer (and its pooled matrix,
+    in a pooled net) starts at zero, so the block passes its input through
+    the ReLU unchanged, and the logits are those of `params`; its first
+    layer is He-initialised so that training can use it. Returns the
+    layers and their skip flags."""
+    old = sum(skip)
+    if not old or not old <= blocks <= 2 * old:
+        raise ValueError(f"cannot deepen {old} residual blocks to {blocks}")
+    rng = np.random.default_rng(seed)
+    out, flags = [params[0]], [skip[0]]
+    for k in range(old):
+        out += params[1 + 2 * k:3 + 2 * k]
+        flags += [False, True]
+        if k < blocks - old:
+            first, second = params[1 + 2 * k], params[2 + 2 * k]
+            c = first[0].shape[3]
+            w = (rng.standard_normal(first[0].shape) * (2 / (9 * c)) ** 0.5).astype(np.float32)
+            out.append((w, np.zeros(c, np.float32)) + tuple(np.zeros_like(p) for p in first[2:]))
+            out.append(tuple(np.zeros_like(p) for p in second))
+            flags += [False, True]
+    trunk = 1 + 2 * old
+    return out + list(params[trunk:]), tuple(flags) + tuple(skip[trunk:])
+
+
 def to_torch(params, grad=False):
     """numpy layers (HWIO) -> torch layers (OIHW weights, biases, pooled),
     leaf tensors with gradients when `grad`."""

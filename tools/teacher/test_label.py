@@ -465,6 +465,11 @@ class TrainSmokeTest(unittest.TestCase):
             params, skip = train.load_weights(again)
             self.assertEqual([layer[0].shape[3] for layer in params], [6, 6, 6, 1])
             self.assertEqual(skip, (False, False, True, False))
+            # and deepened: a second block that starts as the identity
+            self.assertEqual(train.main(["--init", weights, "--deepen", "2", "--epochs", "1",
+                                         "--batch", "4", "--out", again, examples]), 0)
+            params, skip = train.load_weights(again)
+            self.assertEqual(skip, (False, False, True, False, True, False))
         finally:
             shutil.rmtree(d)
 
@@ -498,6 +503,42 @@ class TrainSmokeTest(unittest.TestCase):
         for channels in (3, 9):
             with self.assertRaises(ValueError):
                 net.widen(params, channels)
+
+    def test_deepening_keeps_the_logits(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("no numpy in this python")
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            self.skipTest("no PyTorch in this python")
+        import net
+        for pooled in (False, True):
+            params = net.init(5, 4, 0, first=3, blocks=2, pooled=pooled, seed=3)
+            params = [(layer[0] + np.float32(0.1), layer[1] + np.float32(0.05)) + layer[2:]
+                      for layer in params]
+            skip = net.skips(params, 2)
+            x = np.random.default_rng(1).integers(0, 2, (3, 7, 7, 5)).astype(np.float32)
+            before = net.numpy_logits(params, x, skip)
+            for blocks in (2, 3, 4):
+                deep, flags = net.deepen(params, skip, blocks)
+                trunk = 1 + 2 * blocks
+                self.assertEqual(len(deep), trunk + len(params) - 5)
+                self.assertEqual(flags, net.skips(deep, blocks))
+                self.assertEqual([len(layer) for layer in deep[trunk:]],
+                                 [len(layer) for layer in params[5:]])
+                after = net.numpy_logits(deep, x, flags)
+                self.assertLess(float(np.abs(after - before).max()),
+                                1e-5 * float(np.abs(before).max()))
+                if blocks > 2:
+                    # the new block's first layer is random: training can move its second
+                    self.assertGreater(float(np.abs(deep[3][0]).max()), 0.0)
+            for blocks in (1, 5):
+                with self.assertRaises(ValueError):
+                    net.deepen(params, skip, blocks)
+        with self.assertRaises(ValueError):
+            net.deepen(params[:1] + params[-1:], (False, False), 1)
 
     def test_the_warmup_raises_the_rate_then_the_cosine_lowers_it(self):
         try:

@@ -135,6 +135,8 @@ def main(argv):
                     help="raise the learning rate linearly over the first STEPS steps "
                          "(Adam's first steps can wreck a trained or widened net)")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1,
+                    help="of the order and turns of the examples (another one when resuming a run)")
     ap.add_argument("--threads", type=int, default=1,
                     help="CPU threads for torch (1: the labeller usually has the other core)")
     ap.add_argument("--out")
@@ -147,9 +149,12 @@ def main(argv):
     ap.add_argument("--widen", type=int, metavar="C",
                     help="with --init: first widen its hidden layers to C channels, "
                          "the same logits (net.widen)")
+    ap.add_argument("--deepen", type=int, metavar="B",
+                    help="with --init: first give the net B residual blocks (new ones "
+                         "start as the identity: net.deepen)")
     a = ap.parse_args(argv)
-    if a.widen and not a.init:
-        ap.error("--widen needs --init")
+    if (a.widen or a.deepen) and not a.init:
+        ap.error("--widen and --deepen need --init")
     try:
         import numpy as np
         import torch
@@ -174,12 +179,14 @@ def main(argv):
             print(f"train.py: {a.eval or a.init} takes {params[0][0].shape[2]} planes, "
                   f"the examples have {count}", file=sys.stderr)
             return 2
-        if a.widen:
-            try:
+        try:
+            if a.widen:
                 params = net.widen(params, a.widen, noise=0.01)
-            except ValueError as e:
-                print(f"train.py: {e}", file=sys.stderr)
-                return 2
+            if a.deepen:
+                params, skip = net.deepen(params, skip, a.deepen)
+        except ValueError as e:
+            print(f"train.py: {e}", file=sys.stderr)
+            return 2
     if a.eval:
         a.epochs = 0
     tparams = net.to_torch(params, grad=True)
@@ -220,7 +227,7 @@ def main(argv):
     def save():
         save_weights(a.out, net.from_torch(tparams), skip)
 
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(a.seed)
     saved = time.time()
     for epoch in range(a.epochs):
         t1 = time.time()
