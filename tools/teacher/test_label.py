@@ -473,7 +473,10 @@ class TrainSmokeTest(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
-    def test_widening_keeps_the_logits(self):
+    def two_block_net(self, pooled):
+        """numpy, net.py, a net of 2 residual blocks with weights in every
+        layer, its skips, a batch of 3 and its logits (skips the test
+        without numpy or PyTorch)."""
         try:
             import numpy as np
         except ImportError:
@@ -483,13 +486,16 @@ class TrainSmokeTest(unittest.TestCase):
         except ImportError:
             self.skipTest("no PyTorch in this python")
         import net
-        params = net.init(5, 4, 0, first=3, blocks=2, pooled=True, seed=3)
+        params = net.init(5, 4, 0, first=3, blocks=2, pooled=pooled, seed=3)
         # the second layers of blocks start at zero: give them weights to carry
         params = [(layer[0] + np.float32(0.1), layer[1] + np.float32(0.05)) + layer[2:]
                   for layer in params]
         skip = net.skips(params, 2)
         x = np.random.default_rng(1).integers(0, 2, (3, 7, 7, 5)).astype(np.float32)
-        before = net.numpy_logits(params, x, skip)
+        return np, net, params, skip, x, net.numpy_logits(params, x, skip)
+
+    def test_widening_keeps_the_logits(self):
+        np, net, params, skip, x, before = self.two_block_net(pooled=True)
         for channels in (4, 5, 8):
             wide = net.widen(params, channels)
             self.assertEqual([layer[0].shape[3] for layer in wide], [channels] * 6 + [1])
@@ -505,22 +511,8 @@ class TrainSmokeTest(unittest.TestCase):
                 net.widen(params, channels)
 
     def test_deepening_keeps_the_logits(self):
-        try:
-            import numpy as np
-        except ImportError:
-            self.skipTest("no numpy in this python")
-        try:
-            import torch  # noqa: F401
-        except ImportError:
-            self.skipTest("no PyTorch in this python")
-        import net
         for pooled in (False, True):
-            params = net.init(5, 4, 0, first=3, blocks=2, pooled=pooled, seed=3)
-            params = [(layer[0] + np.float32(0.1), layer[1] + np.float32(0.05)) + layer[2:]
-                      for layer in params]
-            skip = net.skips(params, 2)
-            x = np.random.default_rng(1).integers(0, 2, (3, 7, 7, 5)).astype(np.float32)
-            before = net.numpy_logits(params, x, skip)
+            np, net, params, skip, x, before = self.two_block_net(pooled)
             for blocks in (2, 3, 4):
                 deep, flags = net.deepen(params, skip, blocks)
                 trunk = 1 + 2 * blocks
