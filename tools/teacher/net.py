@@ -111,8 +111,8 @@ def deepen(params, skip, blocks, seed=0):
         flags += [False, True]
         if k < blocks - old:
             first, second = params[1 + 2 * k], params[2 + 2 * k]
-            k, _, cin, c = first[0].shape
-            w = (rng.standard_normal(first[0].shape) * (2 / (k * k * cin)) ** 0.5).astype(np.float32)
+            size, _, cin, c = first[0].shape
+            w = (rng.standard_normal(first[0].shape) * (2 / (size * size * cin)) ** 0.5).astype(np.float32)
             out.append((w, np.zeros(c, np.float32)) + tuple(np.zeros_like(p) for p in first[2:]))
             out.append(tuple(np.zeros_like(p) for p in second))
             flags += [False, True]
