@@ -15,6 +15,16 @@ import struct
 import numpy as np
 
 
+def normal(rng, shape, scale):
+    """float32 weights of `shape` drawn from N(0, scale^2)."""
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+def he(shape):
+    """He's scale for an HWIO convolution: sqrt(2 / its fan-in)."""
+    return (2 / (shape[0] * shape[1] * shape[2])) ** 0.5
+
+
 def init(inputs, channels, layers, first=3, blocks=0, pooled=False, seed=0):
     """He-initialised weights: the first layer `first` x `first`, the rest
     3x3, then the head. With `blocks`, the layers after the first are that
@@ -25,25 +35,21 @@ def init(inputs, channels, layers, first=3, blocks=0, pooled=False, seed=0):
     layer with it before the logits (a bias alone would shift every logit
     alike)."""
     rng = np.random.default_rng(seed)
-
-    def normal(shape, scale):
-        return (rng.standard_normal(shape) * scale).astype(np.float32)
-
     params, cin = [], inputs
     count = 1 + 2 * blocks if blocks else layers
     for k in range(count):
         size = first if k == 0 else 3
         second = blocks and k > 0 and k % 2 == 0
-        scale = 0.0 if second else (2 / (size * size * cin)) ** 0.5
-        layer = (normal((size, size, cin, channels), scale), np.zeros(channels, np.float32))
+        shape = (size, size, cin, channels)
+        layer = (normal(rng, shape, 0.0 if second else he(shape)), np.zeros(channels, np.float32))
         if pooled and k > 0 and (second or not blocks):
-            layer += (normal((2 * cin, channels), 0.01),)
+            layer += (normal(rng, (2 * cin, channels), 0.01),)
         params.append(layer)
         cin = channels
     if pooled:
-        params.append((normal((1, 1, cin, cin), (2 / cin) ** 0.5), np.zeros(cin, np.float32),
-                       normal((2 * cin, cin), 0.01)))
-    params.append((normal((1, 1, cin, 1), 0.01), np.zeros(1, np.float32)))
+        params.append((normal(rng, (1, 1, cin, cin), he((1, 1, cin, cin))),
+                       np.zeros(cin, np.float32), normal(rng, (2 * cin, cin), 0.01)))
+    params.append((normal(rng, (1, 1, cin, 1), 0.01), np.zeros(1, np.float32)))
     return params
 
 
@@ -111,9 +117,9 @@ def deepen(params, skip, blocks, seed=0):
         flags += [False, True]
         if k < blocks - old:
             first, second = params[1 + 2 * k], params[2 + 2 * k]
-            size, _, cin, c = first[0].shape
-            w = (rng.standard_normal(first[0].shape) * (2 / (size * size * cin)) ** 0.5).astype(np.float32)
-            out.append((w, np.zeros(c, np.float32)) + tuple(np.zeros_like(p) for p in first[2:]))
+            shape = first[0].shape
+            w = normal(rng, shape, he(shape))
+            out.append((w, np.zeros(shape[3], np.float32)) + tuple(np.zeros_like(p) for p in first[2:]))
             out.append(tuple(np.zeros_like(p) for p in second))
             flags += [False, True]
     trunk = 1 + 2 * old
