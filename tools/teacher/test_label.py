@@ -401,6 +401,12 @@ def file_flags(path):
     return flags
 
 
+def net_of(planes):
+    """A 2-layer net of 4 channels that takes `planes` planes (numpy)."""
+    import net
+    return net.init(planes, 4, 2)
+
+
 class TrainSmokeTest(unittest.TestCase):
     """A tiny training run end to end (skipped without PyTorch: run this
     file with the training venv's python, see tools/teacher/bench_train.py)."""
@@ -470,6 +476,27 @@ class TrainSmokeTest(unittest.TestCase):
                                          "--batch", "4", "--out", again, examples]), 0)
             params, skip = train.load_weights(again)
             self.assertEqual(skip, (False, False, True, False, True, False))
+            # distilled: the targets mixed with a net's policy over the sensible points
+            import numpy as np
+            x, t, _, _, count = train.load(examples, 0)
+            params, skip = train.load_weights(again)
+            self.assertTrue(np.array_equal(train.distil(x, t, count, params, skip, 0.0), t))
+            alone = train.distil(x, t, count, params, skip, 1.0).astype(np.float32)
+            sensible = train.planes(x, count)[:, train.SENSIBLE].reshape(len(x), -1) > 0
+            self.assertTrue(np.allclose(alone.sum(1), 1, atol=1e-2))
+            self.assertEqual(float(alone[~sensible].max()), 0.0)
+            self.assertFalse(np.allclose(alone, t.astype(np.float32), atol=1e-3))
+            half = train.distil(x, t, count, params, skip, 0.5).astype(np.float32)
+            self.assertTrue(np.allclose(half, (alone + t) / 2, atol=2e-3))
+            self.assertEqual(train.main(["--init", weights, "--distil", again, "--epochs", "1",
+                                         "--batch", "4", "--out", os.path.join(d, "w3.npz"),
+                                         examples]), 0)
+            # a net that takes other planes is refused, with nothing written
+            other = os.path.join(d, "other.npz")
+            train.save_weights(other, net_of(count + 1), (False, False))
+            self.assertEqual(train.main(["--init", weights, "--distil", other, "--epochs", "1",
+                                         "--out", os.path.join(d, "w4.npz"), examples]), 2)
+            self.assertFalse(os.path.exists(os.path.join(d, "w4.npz")))
         finally:
             shutil.rmtree(d)
 

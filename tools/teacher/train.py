@@ -4,7 +4,7 @@ reports its agreement with the teacher on held-out games.
 
 usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--pooled] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
-                              [--widen C] [--threads T]
+                              [--widen C] [--threads T] [--distil NPZ [--distil-weight W]]
                               [--out WEIGHTS.npz [--save-minutes M]] [--eval WEIGHTS.npz]
                               EXAMPLES.txt.gz
 
@@ -15,7 +15,10 @@ points (pass left out); illegal points are masked. --init starts from
 saved weights: pretrained on game records (to_planes.py --records), then
 trained on the teacher's labels. Each batch is turned
 by one of the 8 symmetries of the board. --widen makes the --init net
-wider before training on (net.widen). Needs PyTorch (see
+wider before training on (net.widen). --distil mixes another net's
+policy (a bigger, better one) into the training targets, W of the mass:
+where the teacher gives the rest of its mass evenly to every other
+sensible point, that net tells them apart. Needs PyTorch (see
 tools/teacher/bench_train.py --help).
 """
 import argparse
@@ -119,6 +122,35 @@ def save_weights(path, params, skip):
              skips=np.array(skip, dtype=np.int32), **pooled)
 
 
+def read_net(path, count):
+    """load_weights(), with a ValueError unless the net takes `count` planes."""
+    params, skip = load_weights(path)
+    if params[0][0].shape[2] != count:
+        raise ValueError(f"{path} takes {params[0][0].shape[2]} planes, "
+                         f"the examples have {count}")
+    return params, skip
+
+
+def distil(x, t, count, params, skip, weight, batch=512):
+    """The soft targets `t` of the packed positions `x`, each mixed with the
+    policy of the net (`params`, `skip`) over its sensible points:
+    (1 - weight) * t + weight * softmax(logits). float16, as load() gives."""
+    import numpy as np
+    import torch
+
+    import net
+    tparams = net.to_torch(params)
+    out = np.empty_like(t)
+    with torch.no_grad():
+        for i in range(0, len(x), batch):
+            v = torch.from_numpy(planes(x[i:i + batch], count))
+            mask = v[:, SENSIBLE].reshape(v.shape[0], -1) > 0
+            p = torch.softmax(net.logits(tparams, v, skip).masked_fill(~mask, -1e9), 1).numpy()
+            mixed = (1 - weight) * t[i:i + batch].astype(np.float32) + weight * p
+            out[i:i + batch] = (mixed / mixed.sum(1, keepdims=True)).astype(np.float16)
+    return out
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("examples")
@@ -152,9 +184,15 @@ def main(argv):
     ap.add_argument("--deepen", type=int, metavar="B",
                     help="with --init: first give the net B residual blocks (new ones "
                          "start as the identity: net.deepen)")
+    ap.add_argument("--distil", metavar="NPZ",
+                    help="mix these weights' policy into the training targets (distil)")
+    ap.add_argument("--distil-weight", type=float, default=0.5, metavar="W",
+                    help="with --distil: the share of the mass that net's policy gets")
     a = ap.parse_args(argv)
     if (a.widen or a.deepen) and not a.init:
         ap.error("--widen and --deepen need --init")
+    if not 0 <= a.distil_weight <= 1:
+        ap.error("--distil-weight is a share, from 0 to 1")
     try:
         import numpy as np
         import torch
@@ -170,21 +208,27 @@ def main(argv):
     xtr, ttr = x[~held], t[~held]
     xte, topte = x[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
+    if a.distil and not a.eval:
+        t0 = time.time()
+        try:
+            big, big_skip = read_net(a.distil, count)
+        except (OSError, ValueError) as e:
+            print(f"train.py: {e}", file=sys.stderr)
+            return 2
+        ttr = distil(xtr, ttr, count, big, big_skip, a.distil_weight)
+        print(f"{a.distil}'s policy mixed into the targets ({a.distil_weight:g} of the mass) "
+              f"in {time.time() - t0:.0f} s", flush=True)
 
     params = net.init(count, a.channels, a.layers, first=5, blocks=a.blocks, pooled=a.pooled)
     skip = net.skips(params, a.blocks)
     if a.eval or a.init:
-        params, skip = load_weights(a.eval or a.init)
-        if params[0][0].shape[2] != count:
-            print(f"train.py: {a.eval or a.init} takes {params[0][0].shape[2]} planes, "
-                  f"the examples have {count}", file=sys.stderr)
-            return 2
         try:
+            params, skip = read_net(a.eval or a.init, count)
             if a.widen:
                 params = net.widen(params, a.widen, noise=0.01)
             if a.deepen:
                 params, skip = net.deepen(params, skip, a.deepen)
-        except ValueError as e:
+        except (OSError, ValueError) as e:
             print(f"train.py: {e}", file=sys.stderr)
             return 2
     if a.eval:
