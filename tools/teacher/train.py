@@ -131,10 +131,12 @@ def read_net(path, count):
     return params, skip
 
 
-def distil(x, t, count, params, skip, weight, batch=512):
+def distil(x, t, count, params, skip, weight, batch=64):
     """The soft targets `t` of the packed positions `x`, each mixed with the
     policy of the net (`params`, `skip`) over its sensible points:
-    (1 - weight) * t + weight * softmax(logits). float16, as load() gives."""
+    (1 - weight) * t + weight * softmax(logits). float16, as load() gives.
+    On one core, 1 024 positions of a 64 x 12 net took 11.1 s in batches
+    of 512, 6.7 s in batches of 64 (the cache)."""
     import numpy as np
     import torch
 
