@@ -210,16 +210,6 @@ def main(argv):
     xtr, ttr = x[~held], t[~held]
     xte, topte = x[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
-    if a.distil and not a.eval:
-        t0 = time.time()
-        try:
-            big, big_skip = read_net(a.distil, count)
-        except (OSError, ValueError) as e:
-            print(f"train.py: {e}", file=sys.stderr)
-            return 2
-        ttr = distil(xtr, ttr, count, big, big_skip, a.distil_weight)
-        print(f"{a.distil}'s policy mixed into the targets ({a.distil_weight:g} of the mass) "
-              f"in {time.time() - t0:.0f} s", flush=True)
 
     params = net.init(count, a.channels, a.layers, first=5, blocks=a.blocks, pooled=a.pooled)
     skip = net.skips(params, a.blocks)
@@ -233,6 +223,17 @@ def main(argv):
         except (OSError, ValueError) as e:
             print(f"train.py: {e}", file=sys.stderr)
             return 2
+    # after --init is read: a bad file fails before the long pass through the big net
+    if a.distil and not a.eval:
+        t0 = time.time()
+        try:
+            big, big_skip = read_net(a.distil, count)
+        except (OSError, ValueError) as e:
+            print(f"train.py: {e}", file=sys.stderr)
+            return 2
+        ttr = distil(xtr, ttr, count, big, big_skip, a.distil_weight)
+        print(f"{a.distil}'s policy mixed into the targets ({a.distil_weight:g} of the mass) "
+              f"in {time.time() - t0:.0f} s", flush=True)
     if a.eval:
         a.epochs = 0
     tparams = net.to_torch(params, grad=True)
