@@ -5,10 +5,13 @@ quantisation, shard round-trip and resume, with a fake engine.
 usage: python3 tools/teacher/test_label.py   (or python3 -m unittest from tools/teacher)
 """
 
+import contextlib
 import gzip
+import io
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -491,6 +494,15 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertEqual(train.main(["--init", weights, "--distil", again, "--epochs", "1",
                                          "--batch", "4", "--out", os.path.join(d, "w3.npz"),
                                          examples]), 0)
+            # --fit scores the training games beside the held-out ones
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(train.main(["--eval", again, "--fit", "5", examples]), 0)
+            fit = re.search(r"training games: top-1 ([0-9.]+) %, top-5 ([0-9.]+) % of (\d+)",
+                            out.getvalue())
+            self.assertIsNotNone(fit, out.getvalue())
+            self.assertTrue(0 < int(fit.group(3)) <= 5)
+            self.assertLessEqual(float(fit.group(1)), float(fit.group(2)))
             # a net that takes other planes is refused, with nothing written
             other = os.path.join(d, "other.npz")
             train.save_weights(other, net_of(count + 1), (False, False))

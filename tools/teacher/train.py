@@ -5,7 +5,7 @@ reports its agreement with the teacher on held-out games.
 usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--pooled] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
                               [--widen C] [--threads T] [--distil NPZ [--distil-weight W]]
-                              [--out WEIGHTS.npz [--save-minutes M]] [--eval WEIGHTS.npz]
+                              [--out WEIGHTS.npz [--save-minutes M]] [--eval WEIGHTS.npz [--fit N]]
                               EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
@@ -178,6 +178,8 @@ def main(argv):
                     help="also save the weights every this many minutes within an epoch")
     ap.add_argument("--eval", metavar="NPZ",
                     help="report the agreement of these weights on the held-out games, no training")
+    ap.add_argument("--fit", type=int, default=0, metavar="N",
+                    help="with --eval: also score N positions of the training games")
     ap.add_argument("--init", metavar="NPZ",
                     help="start from these weights (e.g. pretrained on game records)")
     ap.add_argument("--widen", type=int, metavar="C",
@@ -258,12 +260,12 @@ def main(argv):
             v, tt = v[:, :, :, ::-1], tt[:, :, ::-1]
         return np.ascontiguousarray(v), np.ascontiguousarray(tt.reshape(-1, N * N))
 
-    def agreement():
+    def agreement(xs=xte, tops=topte):
         hits = top5 = n = 0
         with torch.no_grad():
-            for i in range(0, len(xte), 512):
-                lg = logits(torch.from_numpy(planes(xte[i:i + 512], count))).numpy()
-                want = topte[i:i + 512]
+            for i in range(0, len(xs), 64):
+                lg = logits(torch.from_numpy(planes(xs[i:i + 64], count))).numpy()
+                want = tops[i:i + 64]
                 order = np.argsort(-lg, axis=1)
                 ok = want >= 0
                 hits += int(np.sum((order[:, 0] == want) & ok))
@@ -300,6 +302,12 @@ def main(argv):
     if a.eval:
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
+        if a.fit:
+            # the same count from the training games: a gap means the net learns the games
+            pick = np.random.default_rng(a.seed).permutation(len(xtr))[:a.fit]
+            top1, top5, n = agreement(xtr[pick], top[~held][pick])
+            print(f"{a.eval}: training games: top-1 {100 * top1:.1f} %, "
+                  f"top-5 {100 * top5:.1f} % of {n}")
     if a.out:
         if not a.epochs:
             # --eval with --out: the weights as read (a .net file into an .npz)
