@@ -131,12 +131,23 @@ def read_net(path, count):
     return params, skip
 
 
-def distil(x, t, count, params, skip, weight, batch=64):
+# positions a forward pass takes at once: on one core, 1 024 positions of a
+# 64 x 12 net took 11.1 s in batches of 512, 6.7 s in batches of 64 (the cache)
+EVAL_BATCH = 64
+
+
+def masked_logits(tparams, v, skip):
+    """net.logits() with every point but the sensible ones masked out: only
+    they may be chosen."""
+    import net
+    mask = v[:, SENSIBLE].reshape(v.shape[0], -1) > 0
+    return net.logits(tparams, v, skip).masked_fill(~mask, -1e9)
+
+
+def distil(x, t, count, params, skip, weight, batch=EVAL_BATCH):
     """The soft targets `t` of the packed positions `x`, each mixed with the
     policy of the net (`params`, `skip`) over its sensible points:
-    (1 - weight) * t + weight * softmax(logits). float16, as load() gives.
-    On one core, 1 024 positions of a 64 x 12 net took 11.1 s in batches
-    of 512, 6.7 s in batches of 64 (the cache)."""
+    (1 - weight) * t + weight * softmax(logits). float16, as load() gives."""
     import numpy as np
     import torch
 
@@ -146,8 +157,7 @@ def distil(x, t, count, params, skip, weight, batch=64):
     with torch.no_grad():
         for i in range(0, len(x), batch):
             v = torch.from_numpy(planes(x[i:i + batch], count))
-            mask = v[:, SENSIBLE].reshape(v.shape[0], -1) > 0
-            p = torch.softmax(net.logits(tparams, v, skip).masked_fill(~mask, -1e9), 1).numpy()
+            p = torch.softmax(masked_logits(tparams, v, skip), 1).numpy()
             mixed = (1 - weight) * t[i:i + batch].astype(np.float32) + weight * p
             out[i:i + batch] = (mixed / mixed.sum(1, keepdims=True)).astype(np.float16)
     return out
@@ -241,9 +251,7 @@ def main(argv):
     tparams = net.to_torch(params, grad=True)
 
     def logits(v):
-        # only the sensible points may be chosen
-        mask = v[:, SENSIBLE].reshape(v.shape[0], -1) > 0
-        return net.logits(tparams, v, skip).masked_fill(~mask, -1e9)
+        return masked_logits(tparams, v, skip)
 
     steps = a.epochs * (len(xtr) // a.batch)
     opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
@@ -263,9 +271,9 @@ def main(argv):
     def agreement(xs=xte, tops=topte):
         hits = top5 = n = 0
         with torch.no_grad():
-            for i in range(0, len(xs), 64):
-                lg = logits(torch.from_numpy(planes(xs[i:i + 64], count))).numpy()
-                want = tops[i:i + 64]
+            for i in range(0, len(xs), EVAL_BATCH):
+                lg = logits(torch.from_numpy(planes(xs[i:i + EVAL_BATCH], count))).numpy()
+                want = tops[i:i + EVAL_BATCH]
                 order = np.argsort(-lg, axis=1)
                 ok = want >= 0
                 hits += int(np.sum((order[:, 0] == want) & ok))
@@ -303,7 +311,7 @@ def main(argv):
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
         if a.fit:
-            # the same count from the training games: a gap means the net learns the games
+            # N positions of the training games: a gap means the net learns the games
             pick = np.random.default_rng(a.seed).permutation(len(xtr))[:a.fit]
             top1, top5, n = agreement(xtr[pick], top[~held][pick])
             print(f"{a.eval}: training games: top-1 {100 * top1:.1f} %, "
