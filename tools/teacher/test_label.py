@@ -503,6 +503,10 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertIsNotNone(fit, out.getvalue())
             self.assertTrue(0 < int(fit.group(3)) <= 5)
             self.assertLessEqual(float(fit.group(1)), float(fit.group(2)))
+            # options that would be ignored are refused
+            for wrong in (["--fit", "5"], ["--eval", again, "--distil", again]):
+                with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                    train.main(wrong + [examples])
             # a net that takes other planes is refused, with nothing written
             other = os.path.join(d, "other.npz")
             train.save_weights(other, net_of(count + 1), (False, False))

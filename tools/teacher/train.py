@@ -207,6 +207,10 @@ def main(argv):
         ap.error("--widen and --deepen need --init")
     if not 0 <= a.distil_weight <= 1:
         ap.error("--distil-weight is a share, from 0 to 1")
+    if a.fit and not a.eval:
+        ap.error("--fit needs --eval")
+    if a.distil and a.eval:
+        ap.error("--distil trains; --eval does not")
     try:
         import numpy as np
         import torch
@@ -236,7 +240,7 @@ def main(argv):
             print(f"train.py: {e}", file=sys.stderr)
             return 2
     # after --init is read: a bad file fails before the long pass through the big net
-    if a.distil and not a.eval:
+    if a.distil:
         t0 = time.time()
         try:
             big, big_skip = read_net(a.distil, count)
