@@ -503,8 +503,32 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertIsNotNone(fit, out.getvalue())
             self.assertTrue(0 < int(fit.group(3)) <= 5)
             self.assertLessEqual(float(fit.group(1)), float(fit.group(2)))
+            # records: their positions join the training ones, whole games by id
+            self.assertEqual([train.taken(f"g{g}", 1.0) for g in range(3)], [True] * 3)
+            self.assertEqual([train.taken(f"g{g}", 0.0) for g in range(3)], [False] * 3)
+            some = sum(train.taken(f"r{g}", 0.3) for g in range(1000))
+            self.assertTrue(250 < some < 350, some)
+            for share, want in (("1", 36), ("0.5", 3 * sum(train.taken(f"g{g}", 0.5)
+                                                           for g in range(12)))):
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    self.assertEqual(train.main(["--init", weights, "--records", examples,
+                                                 "--records-share", share, "--epochs", "1",
+                                                 "--batch", "4", examples]), 0)
+                added = re.search(r"(\d+) record positions added: (\d+) training positions",
+                                  out.getvalue())
+                self.assertEqual((int(added.group(1)), int(added.group(2))), (want, 30 + want),
+                                 out.getvalue())
+            # records that pick no game, or take other planes, stop the run with nothing written
+            bad = os.path.join(d, "w5.npz")
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(train.main(["--records", examples, "--records-share", "0",
+                                             "--out", bad, examples]), 2)
+            self.assertFalse(os.path.exists(bad))
             # options that would be ignored are refused
-            for wrong in (["--fit", "5"], ["--eval", again, "--distil", again]):
+            for wrong in (["--fit", "5"], ["--eval", again, "--distil", again],
+                          ["--eval", again, "--records", examples],
+                          ["--records", examples, "--records-share", "2"]):
                 with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
                     train.main(wrong + [examples])
             # a net that takes other planes is refused, with nothing written

@@ -5,6 +5,7 @@ reports its agreement with the teacher on held-out games.
 usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--pooled] [--epochs 3]
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
                               [--widen C] [--threads T] [--distil NPZ [--distil-weight W]]
+                              [--records RECORDS.txt.gz [--records-share S]]
                               [--out WEIGHTS.npz [--save-minutes M]] [--eval WEIGHTS.npz [--fit N]]
                               EXAMPLES.txt.gz
 
@@ -18,8 +19,10 @@ by one of the 8 symmetries of the board. --widen makes the --init net
 wider before training on (net.widen). --distil mixes another net's
 policy (a bigger, better one) into the training targets, W of the mass:
 where the teacher gives the rest of its mass evenly to every other
-sensible point, that net tells them apart. Needs PyTorch (see
-tools/teacher/bench_train.py --help).
+sensible point, that net tells them apart. --records adds the positions
+of game records (the move played as the label) to the training ones, a
+regulariser for nets too big for the teacher's labels alone. Needs
+PyTorch (see tools/teacher/bench_train.py --help).
 """
 import argparse
 import gzip
@@ -45,16 +48,25 @@ def sgf_index(s):
     return (ord(s[1]) - 97) * N + (ord(s[0]) - 97)
 
 
-def load(path, limit):
+def taken(gid, share):
+    """Whether a game is among the `share` of the games taken, by id (a hash
+    apart from held_out()'s, so that the two choices do not line up)."""
+    return share >= 1 or zlib.crc32(gid.encode(), 7) % 1000 < share * 1000
+
+
+def load(path, limit, share=1.0):
     """The examples at `path`: planes packed a bit a point (unpacked a batch
     at a time by planes()), soft targets (float16), the teacher's top move
-    (-1 where it is not a sensible point), whether held out, the plane count."""
+    (-1 where it is not a sensible point), whether held out, the plane count.
+    Only the `share` of the games that taken() picks are read."""
     import numpy as np
     xs, ts, tops, held = [], [], [], []
     count = 0
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
             hexes, top, qs, p_pass, gid = line.split()
+            if not taken(gid, share):
+                continue
             count = plane_count(hexes)
             packed = np.frombuffer(bytes.fromhex(hexes), np.uint8)
             sensible = np.unpackbits(packed, bitorder="little")[
@@ -79,6 +91,8 @@ def load(path, limit):
             held.append(held_out(gid))
             if limit and len(xs) >= limit:
                 break
+    if not xs:
+        raise ValueError(f"{path}: no position to train on or score")
     return np.stack(xs), np.stack(ts), np.array(tops), np.array(held), count
 
 
@@ -198,6 +212,11 @@ def main(argv):
     ap.add_argument("--deepen", type=int, metavar="B",
                     help="with --init: first give the net B residual blocks (new ones "
                          "start as the identity: net.deepen)")
+    ap.add_argument("--records", metavar="EXAMPLES",
+                    help="game records' examples (to_planes.py --records) added to the "
+                         "training positions, every game of them")
+    ap.add_argument("--records-share", type=float, default=1.0, metavar="S",
+                    help="the share of the records' games added (chosen by id)")
     ap.add_argument("--distil", metavar="NPZ",
                     help="mix these weights' policy into the training targets (distil)")
     ap.add_argument("--distil-weight", type=float, default=0.5, metavar="W",
@@ -211,6 +230,10 @@ def main(argv):
         ap.error("--fit needs --eval")
     if a.distil and a.eval:
         ap.error("--distil trains; --eval does not")
+    if a.records and a.eval:
+        ap.error("--records trains; --eval does not")
+    if not 0 <= a.records_share <= 1:
+        ap.error("--records-share is a share, from 0 to 1")
     try:
         import numpy as np
         import torch
@@ -222,10 +245,29 @@ def main(argv):
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     t0 = time.time()
-    x, t, top, held, count = load(a.examples, a.limit)
+    try:
+        x, t, top, held, count = load(a.examples, a.limit)
+    except (OSError, ValueError) as e:
+        print(f"train.py: {e}", file=sys.stderr)
+        return 2
     xtr, ttr = x[~held], t[~held]
     xte, topte = x[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
+    if a.records:
+        # more positions against the big nets' overfit: the move played is the label
+        t0 = time.time()
+        try:
+            rx, rt, _, _, rcount = load(a.records, 0, a.records_share)
+        except (OSError, ValueError) as e:
+            print(f"train.py: {e}", file=sys.stderr)
+            return 2
+        if rcount != count:
+            print(f"train.py: {a.records} has {rcount} planes, {a.examples} {count}",
+                  file=sys.stderr)
+            return 2
+        xtr, ttr = np.concatenate([xtr, rx]), np.concatenate([ttr, rt])
+        print(f"{len(rx)} record positions added: {len(xtr)} training positions "
+              f"({time.time() - t0:.0f} s)", flush=True)
 
     params = net.init(count, a.channels, a.layers, first=5, blocks=a.blocks, pooled=a.pooled)
     skip = net.skips(params, a.blocks)
