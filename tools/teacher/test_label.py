@@ -525,6 +525,8 @@ class TrainSmokeTest(unittest.TestCase):
                 self.assertEqual(train.main(["--records", examples, "--records-share", "0",
                                              "--out", bad, examples]), 2)
             self.assertFalse(os.path.exists(bad))
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(train.main([os.path.join(d, "none.txt.gz")]), 2)
             # options that would be ignored are refused
             for wrong in (["--fit", "5"], ["--eval", again, "--distil", again],
                           ["--eval", again, "--records", examples],

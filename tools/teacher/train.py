@@ -214,7 +214,7 @@ def main(argv):
                          "start as the identity: net.deepen)")
     ap.add_argument("--records", metavar="EXAMPLES",
                     help="game records' examples (to_planes.py --records) added to the "
-                         "training positions, every game of them")
+                         "training positions (all their games unless --records-share)")
     ap.add_argument("--records-share", type=float, default=1.0, metavar="S",
                     help="the share of the records' games added (chosen by id)")
     ap.add_argument("--distil", metavar="NPZ",
