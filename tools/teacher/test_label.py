@@ -525,8 +525,17 @@ class TrainSmokeTest(unittest.TestCase):
                 self.assertEqual(train.main(["--records", examples, "--records-share", "0",
                                              "--out", bad, examples]), 2)
             self.assertFalse(os.path.exists(bad))
+            # a record of 20 planes, its move the corner (a sensible point: bit 11 * 361)
+            packed = bytearray(903)
+            packed[train.SENSIBLE * 361 // 8] |= 1 << (train.SENSIBLE * 361 % 8)
+            wide = os.path.join(d, "wide.txt.gz")
+            with gzip.open(wide, "wt") as f:
+                f.write(f"{packed.hex()} aa 1000 0 r1\n")
+            self.assertEqual(train.load(wide, 0)[4], 20)
             with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(train.main(["--records", wide, "--out", bad, examples]), 2)
                 self.assertEqual(train.main([os.path.join(d, "none.txt.gz")]), 2)
+            self.assertFalse(os.path.exists(bad))
             # options that would be ignored are refused
             for wrong in (["--fit", "5"], ["--eval", again, "--distil", again],
                           ["--eval", again, "--records", examples],
