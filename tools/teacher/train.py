@@ -177,6 +177,12 @@ def distil(x, t, count, params, skip, weight, batch=EVAL_BATCH):
     return out
 
 
+def refused(why):
+    """Reports why the run stops, on stderr, and gives its exit code."""
+    print(f"train.py: {why}", file=sys.stderr)
+    return 2
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("examples")
@@ -240,16 +246,14 @@ def main(argv):
 
         import net
     except ImportError as e:
-        print(f"train.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
-        return 2
+        return refused(f"{e} (see tools/teacher/bench_train.py --help)")
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     t0 = time.time()
     try:
         x, t, top, held, count = load(a.examples, a.limit)
     except (OSError, ValueError) as e:
-        print(f"train.py: {e}", file=sys.stderr)
-        return 2
+        return refused(e)
     xtr, ttr = x[~held], t[~held]
     xte, topte = x[held], top[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
@@ -259,12 +263,9 @@ def main(argv):
         try:
             rx, rt, _, _, rcount = load(a.records, 0, a.records_share)
         except (OSError, ValueError) as e:
-            print(f"train.py: {e}", file=sys.stderr)
-            return 2
+            return refused(e)
         if rcount != count:
-            print(f"train.py: {a.records} has {rcount} planes, {a.examples} {count}",
-                  file=sys.stderr)
-            return 2
+            return refused(f"{a.records} has {rcount} planes, {a.examples} {count}")
         xtr, ttr = np.concatenate([xtr, rx]), np.concatenate([ttr, rt])
         print(f"{len(rx)} record positions added: {len(xtr)} training positions "
               f"({time.time() - t0:.0f} s)", flush=True)
@@ -279,16 +280,14 @@ def main(argv):
             if a.deepen:
                 params, skip = net.deepen(params, skip, a.deepen)
         except (OSError, ValueError) as e:
-            print(f"train.py: {e}", file=sys.stderr)
-            return 2
+            return refused(e)
     # after --init is read: a bad file fails before the long pass through the big net
     if a.distil:
         t0 = time.time()
         try:
             big, big_skip = read_net(a.distil, count)
         except (OSError, ValueError) as e:
-            print(f"train.py: {e}", file=sys.stderr)
-            return 2
+            return refused(e)
         ttr = distil(xtr, ttr, count, big, big_skip, a.distil_weight)
         print(f"{a.distil}'s policy mixed into the targets ({a.distil_weight:g} of the mass) "
               f"in {time.time() - t0:.0f} s", flush=True)
