@@ -12,7 +12,8 @@
 #
 # Steps (each skipped when its output already exists, so re-running is cheap):
 #   1. Debian packages cmake g++ libeigen3-dev libzip-dev zlib1g-dev (apt-get, needs root)
-#   2. builds katago with the Eigen (CPU) backend, AVX2 if the CPU has it
+#   2. builds katago with the Eigen (CPU) backend for this machine's CPU (-march=native:
+#      AVX-512 where the CPU has it: 4.43 positions a second here, against 3.61 with AVX2)
 #        -> OUT_DIR/katago                       (build tree: OUT_DIR/build)
 #   3. downloads the katrain wheel with pip (MIT; it ships a KataGo network) and extracts
 #      katrain/models/b10c384h6nbttflrs.bin.gz  -> OUT_DIR/model.bin.gz
@@ -67,8 +68,9 @@ else
   AVX2=""
   if grep -qw avx2 /proc/cpuinfo; then AVX2="-DUSE_AVX2=1"; say "CPU has AVX2"; else say "CPU has no AVX2: building without it"; fi
   say "configuring katago (build tree $OUT/build)"
+  # The teacher runs where it is built, so it may use every vector unit of this CPU.
   cmake -S "$SRC/cpp" -B "$OUT/build" -DUSE_BACKEND=EIGEN $AVX2 -DNO_GIT_REVISION=1 \
-        -DCMAKE_BUILD_TYPE=Release > "$OUT/logs/cmake.log" 2>&1 \
+        -DCMAKE_CXX_FLAGS=-march=native -DCMAKE_BUILD_TYPE=Release > "$OUT/logs/cmake.log" 2>&1 \
     || { tail -20 "$OUT/logs/cmake.log" >&2; die "cmake failed (log: $OUT/logs/cmake.log)"; }
   JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
   say "building katago with make -j$JOBS (takes several minutes; log: $OUT/logs/make.log)"
