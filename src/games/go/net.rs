@@ -32,8 +32,8 @@ const MAGIC_SKIPS: &[u8; 8] = b"TGPOLNN2";
 /// The first format: no flags.
 const MAGIC_PLAIN: &[u8; 8] = b"TGPOLNN1";
 
-/// The network the bot ships with (see `docs/network.md` for how it
-/// was trained and how well it agrees with the teacher).
+/// The network the bot ships with, w8 (see `docs/network-26.md` for how
+/// it was trained and how well it agrees with the teacher).
 const BUILTIN: &[u8] = include_bytes!("net/policy.net");
 
 struct Layer {
