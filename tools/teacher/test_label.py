@@ -551,6 +551,59 @@ class TrainSmokeTest(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_the_held_out_agreement_by_source(self):
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            self.skipTest("no PyTorch in this python")
+        import train
+        self.assertEqual(train.source("sgf/match-games/pachi-w8-game-0001.sgf"), "match-games")
+        self.assertEqual(train.source("sgf/gnugo-games/g1-game-0001.sgf"), "gnugo-games")
+        self.assertEqual(train.source("selfplay-000170"), "selfplay")
+        tengen = release_tengen(self)
+        d = tempfile.mkdtemp()
+        try:
+            # held-out games of three kinds (2, 1 and 3 of them, 3 positions each)
+            # beside training games; in the match games the teacher's move is the
+            # first one played, a sensible point in the first position only
+            def ids(pattern, held, n):
+                found = (pattern % k for k in range(10000))
+                return [g for g in found if train.held_out(g) == held][:n]
+            gids = (ids("sgf/match-games/m-game-%04d.sgf", True, 2)
+                    + ids("sgf/gnugo-games/g-game-%04d.sgf", True, 1)
+                    + ids("selfplay-%06d", True, 3) + ids("selfplay-%06d", False, 6))
+            games = []
+            for g, gid in enumerate(gids):
+                moves = "pddpdd" if g % 2 else "dppdpp"
+                first = "match" in gid
+                games.append({"id": gid, "size": 19, "komi": 7.5, "moves": moves, "first": "B",
+                              "pos": [[500, 0, 10, moves[0 if first else k:][:2] + "qq", [600, 300]]
+                                      for k in range(0, 6, 2)]})
+            examples = os.path.join(d, "ex.txt.gz")
+            self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, examples,
+                                             write_shard(d, games)]), 0)
+            weights = os.path.join(d, "w.npz")
+            self.assertEqual(train.main(["--channels", "4", "--layers", "2", "--epochs", "1",
+                                         "--batch", "4", "--out", weights, examples]), 0)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(train.main(["--eval", weights, "--by-source", examples]), 0)
+            line = r"held out(?:, ([a-z-]+))?: top-1 ([0-9.]+) %, top-5 [0-9.]+ % of (\d+)"
+            rows = {m.group(1): (float(m.group(2)), int(m.group(3)))
+                    for m in re.finditer(line, out.getvalue())}
+            self.assertEqual(sorted(rows, key=str),
+                             sorted([None, "gnugo-games", "match-games", "selfplay"], key=str),
+                             out.getvalue())
+            self.assertEqual([rows[k][1] for k in ("match-games", "gnugo-games", "selfplay")],
+                             [2, 3, 9])
+            # the kinds' hits add up to the whole's
+            hits = sum(round(p * n / 100) for k, (p, n) in rows.items() if k)
+            self.assertEqual(hits, round(rows[None][0] * 14 / 100))
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                train.main(["--by-source", examples])
+        finally:
+            shutil.rmtree(d)
+
     def two_block_net(self, pooled):
         """numpy, net.py, a net of 2 residual blocks with weights in every
         layer, its skips, a batch of 3 and its logits (skips the test

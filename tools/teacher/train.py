@@ -6,7 +6,8 @@ usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--poole
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
                               [--widen C] [--threads T] [--distil NPZ [--distil-weight W]]
                               [--records RECORDS.txt.gz [--records-share S]]
-                              [--out WEIGHTS.npz [--save-minutes M]] [--eval WEIGHTS.npz [--fit N]]
+                              [--out WEIGHTS.npz [--save-minutes M]]
+                              [--eval WEIGHTS.npz [--fit N] [--by-source]]
                               EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
@@ -54,11 +55,19 @@ def taken(gid, share):
     return share >= 1 or zlib.crc32(gid.encode(), 7) % 1000 < share * 1000
 
 
-def load(path, limit, share=1.0):
+def source(gid):
+    """The kind of game a position comes from: "selfplay" (the teacher's own
+    games), else the folder of its SGF record (ids "sgf/FOLDER/NAME")."""
+    parts = gid.split("/")
+    return parts[1] if parts[0] == "sgf" and len(parts) > 2 else "selfplay"
+
+
+def load(path, limit, share=1.0, sources=None):
     """The examples at `path`: planes packed a bit a point (unpacked a batch
     at a time by planes()), soft targets (float16), the teacher's top move
     (-1 where it is not a sensible point), whether held out, the plane count.
-    Only the `share` of the games that taken() picks are read."""
+    Only the `share` of the games that taken() picks are read. A list given
+    as `sources` gets each position's source()."""
     import numpy as np
     xs, ts, tops, held = [], [], [], []
     count = 0
@@ -89,6 +98,8 @@ def load(path, limit, share=1.0):
             ts.append((target / target.sum()).astype(np.float16))
             tops.append(listed[0] if listed and sensible[listed[0]] else -1)
             held.append(held_out(gid))
+            if sources is not None:
+                sources.append(source(gid))
             if limit and len(xs) >= limit:
                 break
     if not xs:
@@ -210,6 +221,9 @@ def main(argv):
                     help="report the agreement of these weights on the held-out games, no training")
     ap.add_argument("--fit", type=int, default=0, metavar="N",
                     help="with --eval: also score N positions of the training games")
+    ap.add_argument("--by-source", action="store_true",
+                    help="with --eval: also the held-out agreement by the kind of game "
+                         "(the teacher's self-play, or the folder of the SGF records)")
     ap.add_argument("--init", metavar="NPZ",
                     help="start from these weights (e.g. pretrained on game records)")
     ap.add_argument("--widen", type=int, metavar="C",
@@ -232,8 +246,8 @@ def main(argv):
         ap.error("--widen and --deepen need --init")
     if not 0 <= a.distil_weight <= 1:
         ap.error("--distil-weight is a share, from 0 to 1")
-    if a.fit and not a.eval:
-        ap.error("--fit needs --eval")
+    if (a.fit or a.by_source) and not a.eval:
+        ap.error("--fit and --by-source need --eval")
     if a.distil and a.eval:
         ap.error("--distil trains; --eval does not")
     if a.records and a.eval:
@@ -250,12 +264,14 @@ def main(argv):
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     t0 = time.time()
+    sources = []
     try:
-        x, t, top, held, count = load(a.examples, a.limit)
+        x, t, top, held, count = load(a.examples, a.limit, sources=sources)
     except (OSError, ValueError) as e:
         return refused(e)
     xtr, ttr = x[~held], t[~held]
     xte, topte = x[held], top[held]
+    sources = np.array(sources)[held]
     print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
     if a.records:
         # more positions against the big nets' overfit: the move played is the label
@@ -355,6 +371,13 @@ def main(argv):
     if a.eval:
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
+        if a.by_source:
+            # the kinds of positions differ: the bot meets its own games' more than self-play's
+            for kind in sorted(set(sources)):
+                mine = sources == kind
+                top1, top5, n = agreement(xte[mine], topte[mine])
+                print(f"{a.eval}: held out, {kind}: top-1 {100 * top1:.1f} %, "
+                      f"top-5 {100 * top5:.1f} % of {n}")
         if a.fit:
             # N positions of the training games: a gap means the net learns the games
             pick = np.random.default_rng(a.seed).permutation(len(xtr))[:a.fit]
