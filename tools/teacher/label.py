@@ -23,6 +23,10 @@ Output: gzip'd JSON-lines shards in --out, named PREFIX-NNNN.jsonl.gz (PREFIX: t
 files' folder name, or "selfplay"), at most --games-per-shard games each, one line per
 game; the format is described in data/teacher/README.md and in shard_line() below.
 
+Parts: --part K/N (N labellers, one a core, K = 0 .. N-1) labels only the games whose id
+hashes to K, and the self-play games numbered K modulo N, into shards of its own
+(PREFIX-pK-NNNN.jsonl.gz), so that N labellers can share one folder.
+
 Resumable: the shards are the record of what is done. At start every shard is read and
 games whose id is already there are skipped (self-play games are numbered, so the next
 one continues the count). Each finished game rewrites its shard to a temporary file that
@@ -37,6 +41,7 @@ Progress (positions/s) goes to stderr, one line per game.
 
 import argparse
 import fcntl
+import hashlib
 import io
 import json
 import os
@@ -224,6 +229,27 @@ def selfplay_game(engine, gid, komi, rng, temp_open, open_moves, temp, max_moves
     return Game(gid, "katago-selfplay", moves, colors, komi), positions
 
 
+def parse_part(text):
+    """--part "K/N" -> (K, N), with 0 <= K < N."""
+    try:
+        k, n = (int(v) for v in text.split("/"))
+        if 0 <= k < n:
+            return k, n
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError("%r: K/N, two whole numbers with 0 <= K < N" % text)
+
+
+def in_part(gid, part):
+    """Whether the labeller of `part` (K, N) labels the game `gid`: by a hash
+    of the id apart from the held-out one (train.py), so that each part gets
+    its share of the held-out games. Not a CRC: its low bits are linear in
+    the input's, and ids that differ in a digit's low bits can all fall in
+    one part."""
+    k, n = part
+    return int(hashlib.sha1(gid.encode()).hexdigest(), 16) % n == k
+
+
 def sgf_game_id(path):
     p = os.path.abspath(path)
     return "sgf/%s/%s" % (os.path.basename(os.path.dirname(p)), os.path.basename(p))
@@ -243,31 +269,46 @@ class Progress:
                 len(store.done), store.positions, store.total_bytes() / 1e6, extra))
 
 
+def locked(path, how, busy, create=False):
+    """A descriptor of `path` holding a flock (`how`): a SystemExit naming
+    `busy` when another labeller holds it."""
+    fd = os.open(path, (os.O_RDWR | os.O_CREAT) if create else os.O_RDONLY)
+    try:
+        fcntl.flock(fd, how | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise SystemExit("label.py: another labeller is writing %s" % busy)
+    return fd
+
+
 def run(args):
     teacher = load_teacher(args.teacher_dir)
     net = teacher.get("network", "?").split()[0]
     komi_default = float(teacher.get("komi", 7.5))
     outdir = args.out
     os.makedirs(outdir, exist_ok=True)
-    lockfd = os.open(outdir, os.O_RDONLY)
-    try:
-        fcntl.flock(lockfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(lockfd)
-        raise SystemExit("label.py: another labeller is writing %s" % outdir)
+    k, n = args.part
+    # one labeller locks the folder; parts share it, each locking a file of its own
+    fds = [locked(outdir, fcntl.LOCK_EX if n == 1 else fcntl.LOCK_SH, outdir)]
+
     def on_term(signum, frame):
         raise SystemExit("label.py: stopped by signal %d" % signum)
-    signal.signal(signal.SIGTERM, on_term)
     try:
+        if n > 1:
+            fds.append(locked(os.path.join(outdir, ".part-%d.lock" % k), fcntl.LOCK_EX,
+                              "part %d of %s" % (k, outdir), create=True))
+        signal.signal(signal.SIGTERM, on_term)
         return run_locked(args, teacher, net, komi_default, outdir)
     finally:
         for e in list(LIVE_ENGINES):
             e.kill()
-        os.close(lockfd)
+        for fd in fds:
+            os.close(fd)
 
 
 def run_locked(args, teacher, net, komi_default, outdir):
-    store = ShardStore(outdir, args.games_per_shard)
+    part, parts = args.part
+    store = ShardStore(outdir, args.games_per_shard, "-p%d" % part if parts > 1 else "")
     log("start: %d games already labelled (%d positions, %.2f MB) in %s" % (
         len(store.done), store.positions, store.total_bytes() / 1e6, outdir))
     failed_path = os.path.join(outdir, "failed.txt")
@@ -318,7 +359,7 @@ def run_locked(args, teacher, net, komi_default, outdir):
     # 1. SGF records
     for path in args.sgf:
         gid = sgf_game_id(path)
-        if gid in store.done or gid in failed:
+        if gid in store.done or gid in failed or not in_part(gid, args.part):
             continue
         if over_budget():
             return 0
@@ -350,12 +391,14 @@ def run_locked(args, teacher, net, komi_default, outdir):
 
     # 2. self-play
     if args.selfplay > 0:
-        done_sp = [int(g.rsplit("-", 1)[1]) for g in store.done if g.startswith(args.selfplay_tag + "-")]
-        k = max(done_sp) + 1 if done_sp else 0
+        k = part  # this part's numbers: part, part + parts, ... (all of them for one part)
         while k < args.selfplay:
+            gid = "%s-%06d" % (args.selfplay_tag, k)
+            if gid in store.done:
+                k += parts
+                continue
             if over_budget():
                 return 0
-            gid = "%s-%06d" % (args.selfplay_tag, k)
             rng = random.Random("%s/%d" % (args.selfplay_tag, k))
             t, c = time.time(), cpu(eng())
             try:
@@ -368,7 +411,7 @@ def run_locked(args, teacher, net, komi_default, outdir):
             extra = {"temp": "%g x%d, then %g" % (args.temp_open, args.open_moves, args.temp)}
             store.add("selfplay", shard_line(game, positions, net, extra))
             prog.report(gid, len(positions), time.time() - t, store, cpu_rate(len(positions), c))
-            k += 1
+            k += parts
     stop_engine()
     log("done")
     return 0
@@ -447,6 +490,9 @@ def main(argv=None):
     ap.add_argument("--max-moves", type=int, default=300)
     ap.add_argument("--max-bytes", type=float, default=30e6, help="stop when the shards reach this size")
     ap.add_argument("--no-preload", action="store_true", help="run katago without the FTZ library")
+    ap.add_argument("--part", type=parse_part, default=(0, 1), metavar="K/N",
+                    help="label only part K (0 .. N-1) of the work, for N labellers on one "
+                         "folder, one a core (default: all of it)")
     ap.add_argument("--check", action="store_true", help="check the engine and exit")
     ap.add_argument("--check-seconds", type=float, default=5.0)
     args = ap.parse_args(argv)

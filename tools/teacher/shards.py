@@ -282,12 +282,19 @@ def write_atomic(path, lines):
 
 
 class ShardStore:
-    def __init__(self, outdir, games_per_shard):
+    """The shards of a folder: every game in them is done; add() writes to
+    the shards of `prefix` + `tag` (a labeller's part of the work: its own
+    shards, so that several can write one folder)."""
+
+    def __init__(self, outdir, games_per_shard, tag=""):
         self.outdir = outdir
         self.games_per_shard = games_per_shard
+        self.tag = tag
         os.makedirs(outdir, exist_ok=True)
         for name in os.listdir(outdir):
-            if name.endswith(".jsonl.gz.tmp"):
+            m = SHARD_RE.match(name[:-len(".tmp")])
+            # a part leaves the other parts' files being written alone
+            if name.endswith(".tmp") and m and m.group("prefix").endswith(tag):
                 os.remove(os.path.join(outdir, name))
         self.done = set()
         self.shards = {}  # prefix -> sorted list of shard numbers
@@ -310,6 +317,7 @@ class ShardStore:
         return sum(os.path.getsize(self.path(p, n)) for p, ns in self.shards.items() for n in ns)
 
     def add(self, prefix, record):
+        prefix += self.tag
         if prefix not in self.open_lines:
             nums = self.shards.get(prefix, [])
             if nums:

@@ -60,6 +60,31 @@ class FakeEngine:
         return res
 
 
+class QuietFake(FakeEngine):
+    """FakeEngine in label.Engine's place: made from a teacher, nothing to close."""
+
+    def __init__(self, teacher, use_preload=True):
+        FakeEngine.__init__(self)
+
+    def close(self):
+        pass
+
+    def kill(self):
+        pass
+
+
+def fake_teacher_dir(root):
+    """A teacher folder for label.main() whose engine is faked: empty files."""
+    tdir = os.path.join(root, "teacher")
+    os.makedirs(tdir)
+    for n in ("katago", "model.bin.gz", "analysis.cfg"):
+        open(os.path.join(tdir, n), "w").close()
+    with open(os.path.join(tdir, "teacher.json"), "w") as f:
+        json.dump({"katago": os.path.join(tdir, "katago"), "model": os.path.join(tdir, "model.bin.gz"),
+                   "config": os.path.join(tdir, "analysis.cfg"), "network": "fake net", "komi": 7.5}, f)
+    return tdir
+
+
 class Coordinates(unittest.TestCase):
     def test_sgf_idx(self):
         self.assertEqual(shards.sgf_to_idx("aa"), 0)            # top-left = A19
@@ -225,26 +250,14 @@ class Shards(unittest.TestCase):
     def test_run_resumes_with_fake_engine(self):
         paths = self.make_sgfs(3)
         out = os.path.join(self.dir, "out")
-        tdir = os.path.join(self.dir, "teacher")
-        os.makedirs(tdir)
-        for n in ("katago", "model.bin.gz", "analysis.cfg"):
-            open(os.path.join(tdir, n), "w").close()
-        with open(os.path.join(tdir, "teacher.json"), "w") as f:
-            json.dump({"katago": os.path.join(tdir, "katago"), "model": os.path.join(tdir, "model.bin.gz"),
-                       "config": os.path.join(tdir, "analysis.cfg"), "network": "fake net", "komi": 7.5}, f)
+        tdir = fake_teacher_dir(self.dir)
         real = label.Engine
         made = []
 
-        class Fake(FakeEngine):
+        class Fake(QuietFake):
             def __init__(self, teacher, use_preload=True):
-                FakeEngine.__init__(self)
+                QuietFake.__init__(self, teacher)
                 made.append(self)
-
-            def close(self):
-                pass
-
-            def kill(self):
-                pass
         label.Engine = Fake
         try:
             argv = ["--teacher-dir", tdir, "--out", out, "--selfplay", "2", "--max-moves", "30"] + paths
@@ -265,6 +278,81 @@ class Shards(unittest.TestCase):
         for d in sp:
             self.assertEqual(len(shards.str_to_moves(d["moves"])), len(d["pos"]))
             self.assertEqual(d["src"], "katago-selfplay")
+
+
+    def test_parts_share_a_folder(self):
+        paths = self.make_sgfs(8)
+        out = os.path.join(self.dir, "out")
+        tdir = fake_teacher_dir(self.dir)
+        real = label.Engine
+        label.Engine = QuietFake
+        try:
+            for part in ("0/2", "1/2"):
+                self.assertEqual(label.main(["--teacher-dir", tdir, "--out", out, "--part", part,
+                                             "--selfplay", "5", "--max-moves", "4"] + paths), 0)
+            # a part finds its work done; a whole-folder labeller has nothing left either
+            for part in ("0/2", "1/2", "0/1"):
+                before = sorted(os.listdir(out))
+                self.assertEqual(label.main(["--teacher-dir", tdir, "--out", out, "--part", part,
+                                             "--selfplay", "5", "--max-moves", "4"] + paths), 0)
+                self.assertEqual(sorted(os.listdir(out)), before)
+            # a part clears its own half-written shards at start, not another part's
+            unfinished = os.path.join(out, "games-p1-0001.jsonl.gz.tmp")
+            open(unfinished, "w").close()
+            for part, left in (("0/2", True), ("1/2", False)):
+                self.assertEqual(label.main(["--teacher-dir", tdir, "--out", out,
+                                             "--part", part] + paths), 0)
+                self.assertEqual(os.path.exists(unfinished), left)
+        finally:
+            label.Engine = real
+        ids = {}
+        for name in os.listdir(out):
+            m = shards.SHARD_RE.match(name)
+            if m:
+                for line in shards.read_shard(os.path.join(out, name)):
+                    ids.setdefault(json.loads(line)["id"], []).append(m.group("prefix"))
+        games = {label.sgf_game_id(p) for p in paths}
+        selfplay = {"selfplay-%06d" % k for k in range(5)}
+        self.assertEqual(set(ids), games | selfplay)
+        # each game once, in the shards of its part: by the id's hash, or the
+        # self-play game's number
+        for gid, prefixes in ids.items():
+            if gid in selfplay:
+                want = "selfplay-p%d" % (int(gid[-6:]) % 2)
+            else:
+                want = "games-p%d" % (0 if label.in_part(gid, (0, 2)) else 1)
+            self.assertEqual(prefixes, [want], gid)
+        self.assertTrue(0 < sum(label.in_part(g, (0, 2)) for g in games) < len(games))
+        # with part 1 running (its locks held here), part 0 runs, a second part 1 does not,
+        # nor does a labeller of the whole folder
+        import fcntl
+        fd = os.open(os.path.join(out, ".part-1.lock"), os.O_RDWR)
+        shared = os.open(out, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(shared, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            label.Engine = QuietFake
+            try:
+                self.assertEqual(label.main(["--teacher-dir", tdir, "--out", out,
+                                             "--part", "0/2"] + paths), 0)
+            finally:
+                label.Engine = real
+            for part in ("1/2", "0/1"):
+                with self.assertRaises(SystemExit):
+                    label.main(["--teacher-dir", tdir, "--out", out, "--part", part] + paths)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            fcntl.flock(shared, fcntl.LOCK_UN)
+            whole = os.open(out, os.O_RDONLY)
+            fcntl.flock(whole, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with self.assertRaises(SystemExit):
+                label.main(["--teacher-dir", tdir, "--out", out, "--part", "0/2"] + paths)
+            os.close(whole)
+        finally:
+            os.close(fd)
+            os.close(shared)
+        for bad in ("2/2", "1", "a/b", "-1/2"):
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                label.main(["--teacher-dir", tdir, "--out", out, "--part", bad])
 
 
 class ToSgfTest(unittest.TestCase):
