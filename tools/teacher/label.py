@@ -28,10 +28,10 @@ hashes to K, and the self-play games numbered K modulo N, into shards of its own
 (PREFIX-pK-NNNN.jsonl.gz), so that N labellers can share one folder.
 
 Resumable: the shards are the record of what is done. At start every shard is read and
-games whose id is already there are skipped (self-play games are numbered, so the next
-one continues the count). Each finished game rewrites its shard to a temporary file that
-is then renamed over it, so a kill loses at most the game in progress. A lock on the
-output folder stops two labellers from writing it at once.
+games whose id is already there are skipped (self-play games are numbered: the numbers
+not yet in the shards are played). Each finished game rewrites its shard to a temporary
+file that is then renamed over it, so a kill loses at most the game in progress. Locks on
+the output folder stop two labellers of the same work from writing it at once.
 
 Size budget: --max-bytes (default 30 MB) caps the total size of the shards in --out;
 the labeller stops when it is reached, so the repository stays lean.
