@@ -292,9 +292,9 @@ class ShardStore:
         self.tag = tag
         os.makedirs(outdir, exist_ok=True)
         for name in os.listdir(outdir):
-            m = SHARD_RE.match(name[:-len(".tmp")])
+            m = name.endswith(".tmp") and SHARD_RE.match(name[:-len(".tmp")])
             # a part leaves the other parts' files being written alone
-            if name.endswith(".tmp") and m and m.group("prefix").endswith(tag):
+            if m and m.group("prefix").endswith(tag):
                 os.remove(os.path.join(outdir, name))
         self.done = set()
         self.shards = {}  # prefix -> sorted list of shard numbers
