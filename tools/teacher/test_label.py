@@ -751,6 +751,35 @@ class TrainSmokeTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             net.deepen(params[:1] + params[-1:], (False, False), 1)
 
+    def test_a_bf16_step_computes_in_bfloat16_and_keeps_float32_weights(self):
+        np, net, _, _, x, _ = self.two_block_net(pooled=True)
+        import torch
+        # freshly initialised: logits of a few units, where bfloat16 rounds little
+        params = net.init(5, 4, 0, first=3, blocks=2, pooled=True, seed=3)
+        skip = net.skips(params, 2)
+        v = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+        t = torch.softmax(torch.from_numpy(
+            np.random.default_rng(2).random((3, 49), dtype=np.float32)), 1)
+        losses = {}
+        for bf16 in (False, True):
+            tparams = net.to_torch(params, grad=True)
+            opt = torch.optim.SGD([p for layer in tparams for p in layer], lr=1e-4)
+            seen = []
+
+            def logits(b):
+                out = net.logits(tparams, b, skip)
+                seen.append(out.dtype)
+                return out
+
+            step = net.train_step(logits, opt, bf16=bf16)
+            losses[bf16] = [step(v, t) for _ in range(3)]
+            self.assertEqual(set(seen), {torch.bfloat16 if bf16 else torch.float32})
+            self.assertEqual({p.dtype for layer in tparams for p in layer}, {torch.float32})
+        # the same loss but for bfloat16's rounding, and it falls alike
+        for a, b in zip(losses[False], losses[True]):
+            self.assertLess(abs(a - b), 0.02 * abs(a))
+        self.assertLess(losses[True][-1], losses[True][0])
+
     def test_the_warmup_raises_the_rate_then_the_cosine_lowers_it(self):
         try:
             import torch
