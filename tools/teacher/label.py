@@ -3,7 +3,9 @@
 
 Python 3 standard library only. Needs a teacher directory made by tools/teacher/setup.sh
 (katago built with the Eigen backend, a network, the FTZ preload library, analysis.cfg
-and teacher.json).
+and teacher.json). With --engine torch the network is evaluated in PyTorch instead
+(engines.TorchEngine, kata_torch.py; --bf16 for bfloat16): run it with the training
+venv's python.
 
 usage:
   label.py --teacher-dir DIR [--out data/teacher] [--selfplay N] [SGF ...]
@@ -42,133 +44,29 @@ Progress (positions/s) goes to stderr, one line per game.
 import argparse
 import fcntl
 import hashlib
-import io
+import itertools
 import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 
+from engines import LIVE_ENGINES, Engine, EngineError, QueryError, TorchEngine, log
 from shards import (GTP_COLS, NPOS, PASS, SIZE, Game, ShardStore, game_from_sgf,
                     gtp_to_idx, idx_to_gtp, idx_to_sgf, position_record, sgf_to_idx,
                     shard_line)
 
-DEFAULT_RULES = {"hasButton": False, "ko": "POSITIONAL", "scoring": "AREA", "suicide": False,
-                 "tax": "NONE", "whiteHandicapBonus": "0", "friendlyPassOk": False}
+
+def make_engine(args, teacher):
+    if args.engine == "torch":
+        return TorchEngine(teacher, args.bf16)
+    return Engine(teacher, use_preload=not args.no_preload)
 
 
-def log(msg):
-    sys.stderr.write(time.strftime("%Y-%m-%d %H:%M:%S ") + msg + "\n")
-    sys.stderr.flush()
-
-
-# --- engine -------------------------------------------------------------------------
-
-class EngineError(Exception):
-    pass
-
-
-LIVE_ENGINES = []  # engines to kill if the labeller is stopped
-
-
-class Engine:
-    """KataGo's analysis engine over stdin/stdout (JSON lines)."""
-
-    def __init__(self, teacher, use_preload=True):
-        self.teacher = teacher
-        env = dict(os.environ)
-        if use_preload and teacher.get("preload"):
-            env["LD_PRELOAD"] = (teacher["preload"] + " " + env.get("LD_PRELOAD", "")).strip()
-        logdir = os.path.join(os.path.dirname(teacher["config"]), "logs")
-        os.makedirs(logdir, exist_ok=True)
-        self.errf = open(os.path.join(logdir, "katago.stderr"), "ab")
-        self.proc = subprocess.Popen(
-            [teacher["katago"], "analysis", "-config", teacher["config"], "-model", teacher["model"]],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errf, env=env,
-            bufsize=0)
-        self.out = io.TextIOWrapper(self.proc.stdout, encoding="utf-8")
-        self.counter = 0
-        self.rules = teacher.get("rules", DEFAULT_RULES)
-        LIVE_ENGINES.append(self)
-
-    def kill(self):
-        """Stops katago now (closing stdin would let it finish the query under way)."""
-        self.proc.kill()
-        self.close()
-
-    def close(self):
-        if self in LIVE_ENGINES:
-            LIVE_ENGINES.remove(self)
-        try:
-            self.proc.stdin.close()
-        except Exception:
-            pass
-        try:
-            self.proc.wait(timeout=20)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
-        self.errf.close()
-
-    def cpu_seconds(self):
-        """CPU time katago has used so far (Linux /proc), 0 if unknown."""
-        try:
-            with open("/proc/%d/stat" % self.proc.pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError):
-            return 0.0
-
-    def _send(self, q):
-        try:
-            self.proc.stdin.write((json.dumps(q) + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
-        except OSError as e:
-            raise EngineError("cannot write to katago: %s" % e)
-
-    def _recv(self):
-        line = self.out.readline()
-        if not line:
-            raise EngineError("katago exited (code %s)" % self.proc.poll())
-        return json.loads(line)
-
-    def analyze(self, moves, komi, turns=None, initial_stones=None):
-        """moves: [["B","Q16"], ...]. Returns {turn: (policy, black winrate, black lead)}
-        for each turn in turns (default: the last position only)."""
-        self.counter += 1
-        qid = "q%d" % self.counter
-        q = {"id": qid, "moves": moves, "rules": self.rules, "komi": komi,
-             "boardXSize": SIZE, "boardYSize": SIZE, "maxVisits": 1, "includePolicy": True}
-        if initial_stones:
-            q["initialStones"] = initial_stones
-        if turns is not None:
-            q["analyzeTurns"] = list(turns)
-            want = set(turns)
-        else:
-            want = {len(moves)}
-        self._send(q)
-        res = {}
-        while len(res) < len(want):
-            r = self._recv()
-            if r.get("id") not in (qid, None):
-                continue
-            if "error" in r:
-                raise QueryError(r.get("error", "") + " (field %s)" % r.get("field"))
-            if "warning" in r:
-                log("katago warning: %s" % r)
-                continue
-            t = r.get("turnNumber", len(moves))
-            ri = r["rootInfo"]
-            wr = ri.get("rawWinrate", ri["winrate"])
-            lead = ri.get("rawLead", ri["scoreLead"])
-            res[t] = (r["policy"], wr, lead)
-        return res
-
-
-class QueryError(Exception):
-    """KataGo rejected a query (e.g. an illegal move in a record)."""
+def engine_tag(args):
+    """What a shard line says about the engine, beside the network: nothing for KataGo."""
+    return {"engine": "torch-bf16" if args.bf16 else "torch"} if args.engine == "torch" else {}
 
 
 def load_teacher(d):
@@ -214,19 +112,28 @@ def sample_move(policy, temperature, rng):
     return legal[-1][0]
 
 
-def selfplay_game(engine, gid, komi, rng, temp_open, open_moves, temp, max_moves):
-    moves, colors, positions = [], "", []
-    while len(moves) < max_moves:
-        col = "BW"[len(moves) % 2]
-        qm = [[colors[k], idx_to_gtp(m)] for k, m in enumerate(moves)]
-        policy, wr, lead = engine.analyze(qm, komi)[len(moves)]
-        positions.append(position_record(policy, wr, lead))
-        m = sample_move(policy, temp_open if len(moves) < open_moves else temp, rng)
-        moves.append(m)
-        colors += col
-        if len(moves) >= 2 and moves[-1] == PASS and moves[-2] == PASS:
-            break
-    return Game(gid, "katago-selfplay", moves, colors, komi), positions
+def selfplay_games(engine, games, komi, temp_open, open_moves, temp, max_moves):
+    """Plays the self-play games `games` ([(gid, rng)]) side by side, one query a move
+    of each: an engine with analyze_many() answers for all of them in one batch.
+    Yields (Game, positions) as each game ends."""
+    live = [(gid, rng, [], [], []) for gid, rng in games]  # + moves, colours, positions
+    while live:
+        queries = [[[colors[k], idx_to_gtp(m)] for k, m in enumerate(moves)]
+                   for _, _, moves, colors, _ in live]
+        if hasattr(engine, "analyze_many"):
+            answers = engine.analyze_many(queries, komi, [g[0] for g in live])
+        else:
+            answers = [engine.analyze(q, komi)[len(q)] for q in queries]
+        going = []
+        for (gid, rng, moves, colors, positions), (policy, wr, lead) in zip(live, answers):
+            positions.append(position_record(policy, wr, lead))
+            colors.append("BW"[len(moves) % 2])
+            moves.append(sample_move(policy, temp_open if len(moves) < open_moves else temp, rng))
+            if len(moves) >= max_moves or moves[-2:] == [PASS, PASS]:
+                yield Game(gid, "katago-selfplay", moves, "".join(colors), komi), positions
+            else:
+                going.append((gid, rng, moves, colors, positions))
+        live = going
 
 
 def parse_part(text):
@@ -321,7 +228,7 @@ def run_locked(args, teacher, net, komi_default, outdir):
 
     def eng():
         if engine[0] is None:
-            engine[0] = Engine(teacher, use_preload=not args.no_preload)
+            engine[0] = make_engine(args, teacher)
         return engine[0]
 
     def stop_engine():
@@ -386,32 +293,43 @@ def run_locked(args, teacher, net, komi_default, outdir):
                 engine_failed(e)
         if positions is None:
             continue
-        store.add(prefix, shard_line(game, positions, net))
+        store.add(prefix, shard_line(game, positions, net, engine_tag(args)))
         prog.report(gid, len(positions), time.time() - t, store, cpu_rate(len(positions), c))
 
-    # 2. self-play
+    # 2. self-play, a few games side by side where the engine batches them
     if args.selfplay > 0:
-        k = part  # this part's numbers: part, part + parts, ... (all of them for one part)
-        while k < args.selfplay:
-            gid = "%s-%06d" % (args.selfplay_tag, k)
-            if gid in store.done:
-                k += parts
-                continue
+        side_by_side = args.selfplay_batch or (8 if args.engine == "torch" else 1)
+        todo = (k for k in range(part, args.selfplay, parts)  # this part's numbers
+                if "%s-%06d" % (args.selfplay_tag, k) not in store.done)
+        batch = []
+        while True:
+            batch += [k for k in itertools.islice(todo, side_by_side - len(batch))]
+            if not batch:
+                break
             if over_budget():
                 return 0
-            rng = random.Random("%s/%d" % (args.selfplay_tag, k))
+            games = [("%s-%06d" % (args.selfplay_tag, k), random.Random("%s/%d" % (args.selfplay_tag, k)))
+                     for k in batch]
             t, c = time.time(), cpu(eng())
+            done = set()
             try:
-                game, positions = selfplay_game(eng(), gid, komi_default, rng, args.temp_open,
-                                                args.open_moves, args.temp, args.max_moves)
+                for game, positions in selfplay_games(eng(), games, komi_default, args.temp_open,
+                                                      args.open_moves, args.temp, args.max_moves):
+                    extra = {"temp": "%g x%d, then %g" % (args.temp_open, args.open_moves, args.temp)}
+                    extra.update(engine_tag(args))
+                    store.add("selfplay", shard_line(game, positions, net, extra))
+                    # the time since the last game ended: side by side, a game's share
+                    prog.report(game.gid, len(positions), time.time() - t, store,
+                                cpu_rate(len(positions), c))
+                    t, c = time.time(), cpu(eng())
+                    done.add(game.gid)
                 failures[0] = 0
             except (EngineError, QueryError) as e:
                 engine_failed(e)
+                # played again: those of its games that ended are in the shards
+                batch = [k for k, (gid, _) in zip(batch, games) if gid not in done]
                 continue
-            extra = {"temp": "%g x%d, then %g" % (args.temp_open, args.open_moves, args.temp)}
-            store.add("selfplay", shard_line(game, positions, net, extra))
-            prog.report(gid, len(positions), time.time() - t, store, cpu_rate(len(positions), c))
-            k += parts
+            batch = []
     stop_engine()
     log("done")
     return 0
@@ -422,7 +340,7 @@ def run_locked(args, teacher, net, komi_default, outdir):
 def check(args):
     """Asks the engine about known positions: orientation, legality marks, speed."""
     teacher = load_teacher(args.teacher_dir)
-    e = Engine(teacher, use_preload=not args.no_preload)
+    e = make_engine(args, teacher)
     try:
         pol, wr, lead = e.analyze([], 7.5)[0]
         assert len(pol) == NPOS + 1, len(pol)
@@ -440,9 +358,12 @@ def check(args):
         for other in (41, 15 * SIZE + 2, 3 * SIZE + 16):
             assert pol[other] > 0, "point %s marked illegal" % idx_to_gtp(other)
         assert sum(1 for p in pol if p < 0) == 1
-        # Value orientation: Black 40 stones up on the left -> Black's winrate high.
-        stones = [["B", GTP_COLS[x] + str(r)] for x in range(3) for r in range(1, 20)]
-        pol, wr, lead = e.analyze([], 7.5, initial_stones=stones)[0]
+        # Value orientation: Black 57 stones up on the left -> Black's winrate high.
+        wall = []
+        for x in range(3):
+            for r in range(1, 20):
+                wall += [["B", GTP_COLS[x] + str(r)], ["W", "pass"]]
+        pol, wr, lead = e.analyze(wall[:-1], 7.5)[len(wall) - 1]
         assert wr > 0.8 and lead > 10, (wr, lead)
         log("board with a black wall: black winrate %.3f, black lead %.1f (values are Black's)" % (wr, lead))
         # analyzeTurns for a short game gives each turn
@@ -488,8 +409,17 @@ def main(argv=None):
     ap.add_argument("--open-moves", type=int, default=30)
     ap.add_argument("--temp", type=float, default=0.5)
     ap.add_argument("--max-moves", type=int, default=300)
+    ap.add_argument("--selfplay-batch", type=int, default=0, metavar="G",
+                    help="self-play games played side by side (default: 8 with --engine "
+                         "torch, which evaluates them in one batch; 1 with katago)")
     ap.add_argument("--max-bytes", type=float, default=30e6, help="stop when the shards reach this size")
     ap.add_argument("--no-preload", action="store_true", help="run katago without the FTZ library")
+    ap.add_argument("--engine", choices=("katago", "torch"), default="katago",
+                    help="katago: KataGo's analysis engine; torch: its network in PyTorch "
+                         "(kata_torch.py; run with the training venv's python)")
+    ap.add_argument("--bf16", action="store_true",
+                    help="with --engine torch: in bfloat16 (faster with AMX; the top move "
+                         "as float32's in 98.75 %% of positions)")
     ap.add_argument("--part", type=parse_part, default=(0, 1), metavar="K/N",
                     help="label only part K (0 .. N-1) of the work, for N labellers on one "
                          "folder, one a core (default: all of it)")
