@@ -136,7 +136,7 @@ class TorchEngine:
     games being asked about are kept between queries (by key), so self-play replays
     nothing, and analyze_many() asks about several games in one forward pass."""
 
-    def __init__(self, teacher, bf16, batch=8, seed=None):
+    def __init__(self, teacher, bf16, batch=8, seed=None, compile=False):
         try:
             import torch
             import kata_torch
@@ -148,6 +148,7 @@ class TorchEngine:
         self.kt, self.kb = kata_torch, kata_torch.kb
         self.net = kata_torch.load_model(teacher["model"])
         self.bf16, self.batch = bf16, batch
+        self.model = kata_torch.compiled(self.net, bf16) if compile else None
         self.rng = random.Random(seed)
         self.games = {}  # key -> (kata_board.Game, its moves as policy indices)
 
@@ -190,7 +191,7 @@ class TorchEngine:
         import torch
         sp, gl, legal, black = (np.stack(x) for x in zip(*feats))
         p, w, ld = self.kt.run(self.net, torch.from_numpy(sp), torch.from_numpy(gl), legal,
-                               black, self.bf16, self.rng.randrange(8))
+                               black, self.bf16, self.rng.randrange(8), self.model)
         return [([float(v) for v in p[k]], float(w[k]), float(ld[k])) for k in range(len(feats))]
 
     def _ask_all(self, feats):

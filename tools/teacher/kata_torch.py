@@ -528,12 +528,20 @@ def unturn(x, symmetry):
 
 
 @torch.no_grad()
-def run(net, sp, gl, legal, black, bf16=False, symmetry=0):
+def compiled(net, bf16=False):
+    """The module run() uses, through torch.compile: about 1.5x faster on this CPU in
+    bf16, after about 20 s of compiling for each batch size met."""
+    return torch.compile(_bf16_copy(net) if bf16 else net, dynamic=False)
+
+
+def run(net, sp, gl, legal, black, bf16=False, symmetry=0, model=None):
     """One forward pass of features() -> (policy (N, 362), winrate (N,), lead (N,)) as
     postprocess() gives them. `symmetry` (0 .. 7) turns the board before the net and the
     policy back after it, as KataGo does with a random one for each query (its
-    transformer's position encoding makes the answer depend on it)."""
-    model = _bf16_copy(net) if bf16 else net
+    transformer's position encoding makes the answer depend on it). `model`: the module
+    to run instead of `net` itself (compiled())."""
+    if model is None:
+        model = _bf16_copy(net) if bf16 else net
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
         pol, value, misc = model(turn(sp, symmetry).contiguous(), gl)
     board = unturn(pol[:, :, :S].reshape(pol.shape[0], pol.shape[1], SIZE, SIZE), symmetry)

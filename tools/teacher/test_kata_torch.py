@@ -429,6 +429,19 @@ class TorchEngineTest(unittest.TestCase):
         self.assertEqual(list(e.games), ["b"])
         self.assertEqual(e.games["b"][1], [label.gtp_to_idx(m) for m in ("D4", "Q4", "pass")])
 
+    def test_the_compiled_network_answers_as_the_plain_one(self):
+        import label
+        plain = label.TorchEngine(self.teacher, bf16=False, seed=3)
+        fast = label.TorchEngine(self.teacher, bf16=False, seed=3, compile=True)
+        self.assertIsNone(plain.model)
+        self.assertIsNotNone(fast.model)
+        moves = [["B", "Q16"], ["W", "D4"], ["B", "Q4"]]
+        for a, b in zip(plain.analyze_many([moves, moves[:1]], 7.5, [0, 1]),
+                        fast.analyze_many([moves, moves[:1]], 7.5, [0, 1])):
+            np.testing.assert_allclose(a[0], b[0], atol=1e-5)
+        with self.assertRaises(SystemExit):  # an option of the torch engine only
+            label.main(["--teacher-dir", self.dir, "--compile", "--check"])
+
     def test_refused_queries(self):
         label, e = self.engine()
         for bad in ([["W", "Q16"]], [["B", "Q16"], ["B", "D4"]], [["B", "Q16"], ["W", "Q16"]]):
