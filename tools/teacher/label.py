@@ -305,7 +305,7 @@ def run_locked(args, teacher, net, komi_default, outdir):
                 if "%s-%06d" % (args.selfplay_tag, k) not in store.done)
         batch = []
         while True:
-            batch += [k for k in itertools.islice(todo, side_by_side - len(batch))]
+            batch += list(itertools.islice(todo, side_by_side - len(batch)))
             if not batch:
                 break
             if over_budget():
