@@ -181,17 +181,10 @@ class TorchEngine:
         self.games[key] = (g, played)
         return g
 
-    def _features(self, g):
-        sp, gl = g.features()
-        return sp, gl, g.legal_mask(), g.to_move == self.kb.BLACK
-
     def _ask(self, feats):
-        """One forward pass for positions' _features(): [(policy, winrate, lead)]."""
-        import numpy as np
-        import torch
-        sp, gl, legal, black = (np.stack(x) for x in zip(*feats))
-        p, w, ld = self.kt.run(self.net, torch.from_numpy(sp), torch.from_numpy(gl), legal,
-                               black, self.bf16, self.rng.randrange(8), self.model)
+        """One forward pass for kata_torch.position()s: [(policy, winrate, lead)]."""
+        p, w, ld = self.kt.run(self.net, *self.kt.batch(feats), self.bf16,
+                               self.rng.randrange(8), self.model)
         return [([float(v) for v in p[k]], float(w[k]), float(ld[k])) for k in range(len(feats))]
 
     def _ask_all(self, feats):
@@ -206,13 +199,13 @@ class TorchEngine:
             raise QueryError("setup stones: the torch engine plays games from the empty board")
         want = sorted(set(turns)) if turns is not None else [len(moves)]
         # each turn's features before the kept game moves on to the next
-        feats = [self._features(self._game_at(moves[:t], komi)) for t in want]
+        feats = [self.kt.position(self._game_at(moves[:t], komi)) for t in want]
         return dict(zip(want, self._ask_all(feats)))
 
     def analyze_many(self, queries, komi, keys):
         """The last position of each query (a move list), the game of each kept under its
         key (games not asked about are dropped): [(policy, black winrate, black lead)]."""
-        feats = [self._features(self._game_at(q, komi, key)) for q, key in zip(queries, keys)]
+        feats = [self.kt.position(self._game_at(q, komi, key)) for q, key in zip(queries, keys)]
         for key in set(self.games) - set(keys):
             del self.games[key]
         return self._ask_all(feats)
