@@ -7,6 +7,7 @@ all but the board tests): run it with the training venv's python.
 """
 
 import gzip
+import json
 import os
 import sys
 import tempfile
@@ -363,7 +364,6 @@ class TorchEngineTest(unittest.TestCase):
     """label.py's TorchEngine and a labelling run with it, on the tiny model."""
 
     def setUp(self):
-        import json
         import shutil
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
@@ -459,8 +459,7 @@ class TorchEngineTest(unittest.TestCase):
         argv = ["--teacher-dir", self.dir, "--engine", "torch", "--out", out,
                 "--selfplay", "2", "--max-moves", "12"]
         self.assertEqual(label.main(argv), 0)
-        lines = [__import__("json").loads(x)
-                 for x in shards.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
+        lines = [json.loads(x) for x in shards.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
         self.assertEqual([d["id"] for d in lines], ["selfplay-000000", "selfplay-000001"])
         for d in lines:
             self.assertEqual((d["engine"], d["net"]), ("torch", "tiny"))
@@ -469,8 +468,7 @@ class TorchEngineTest(unittest.TestCase):
         self.assertEqual(len(list(shards.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz")))), 2)
         # three more, two side by side then one
         self.assertEqual(label.main(argv[:-3] + ["5", "--max-moves", "12", "--selfplay-batch", "2"]), 0)
-        lines = [__import__("json").loads(x)
-                 for x in shards.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
+        lines = [json.loads(x) for x in shards.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
         self.assertEqual(sorted(d["id"] for d in lines), ["selfplay-%06d" % k for k in range(5)])
         for d in lines:
             self.assertEqual(len(d["pos"]), len(shards.str_to_moves(d["moves"])))
