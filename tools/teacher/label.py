@@ -301,8 +301,11 @@ def run_locked(args, teacher, net, komi_default, outdir):
     # 2. self-play, a few games side by side where the engine batches them
     if args.selfplay > 0:
         side_by_side = args.selfplay_batch or (8 if args.engine == "torch" else 1)
+
+        def selfplay_id(k):
+            return "%s-%06d" % (args.selfplay_tag, k)
         todo = (k for k in range(part, args.selfplay, parts)  # this part's numbers
-                if "%s-%06d" % (args.selfplay_tag, k) not in store.done)
+                if selfplay_id(k) not in store.done)
         batch = []
         while True:
             batch += list(itertools.islice(todo, side_by_side - len(batch)))
@@ -310,10 +313,9 @@ def run_locked(args, teacher, net, komi_default, outdir):
                 break
             if over_budget():
                 return 0
-            games = [("%s-%06d" % (args.selfplay_tag, k), random.Random("%s/%d" % (args.selfplay_tag, k)))
+            games = [(selfplay_id(k), random.Random("%s/%d" % (args.selfplay_tag, k)))
                      for k in batch]
             t, c = time.time(), cpu(eng())
-            done = set()
             try:
                 for game, positions, asked in selfplay_games(
                         eng(), games, komi_default, args.temp_open, args.open_moves, args.temp,
@@ -325,12 +327,11 @@ def run_locked(args, teacher, net, komi_default, outdir):
                     share = len(positions) / asked
                     prog.report(game.gid, len(positions), (time.time() - t) * share, store,
                                 cpu_rate(asked, c))
-                    done.add(game.gid)
                 failures[0] = 0
             except (EngineError, QueryError) as e:
                 engine_failed(e)
                 # played again: those of its games that ended are in the shards
-                batch = [k for k, (gid, _) in zip(batch, games) if gid not in done]
+                batch = [k for k in batch if selfplay_id(k) not in store.done]
                 continue
             batch = []
     stop_engine()

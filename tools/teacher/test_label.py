@@ -280,6 +280,35 @@ class Shards(unittest.TestCase):
             self.assertEqual(d["src"], "katago-selfplay")
 
 
+    def test_a_failed_side_by_side_batch_plays_its_unfinished_games_again(self):
+        out = os.path.join(self.dir, "out")
+        tdir = fake_teacher_dir(self.dir)
+        real, sleep = label.Engine, label.time.sleep
+        asked = []
+
+        class Flaky(QuietFake):
+            def analyze_many(self, queries, komi, keys):
+                asked.append(list(keys))
+                # the second move of games 0 and 1, played side by side: both unfinished
+                if len(asked) == 2:
+                    raise label.EngineError("katago fell over")
+                return [self.analyze(q, komi)[len(q)] for q in queries]
+
+        label.Engine = Flaky
+        label.time.sleep = lambda s: None
+        try:
+            self.assertEqual(label.main(["--teacher-dir", tdir, "--out", out, "--selfplay", "3",
+                                         "--selfplay-batch", "2", "--max-moves", "2"]), 0)
+        finally:
+            label.Engine, label.time.sleep = real, sleep
+        sp = [json.loads(x) for x in shards.read_shard(os.path.join(out, "selfplay-0000.jsonl.gz"))]
+        self.assertEqual(sorted(d["id"] for d in sp),
+                         ["selfplay-000000", "selfplay-000001", "selfplay-000002"])
+        self.assertTrue(all(len(d["pos"]) == 2 for d in sp))
+        ids = ["selfplay-%06d" % k for k in range(3)]
+        # both played again from their first move on a new engine, then the third
+        self.assertEqual(asked, [ids[:2]] * 4 + [ids[2:]] * 2)
+
     def test_parts_share_a_folder(self):
         paths = self.make_sgfs(8)
         out = os.path.join(self.dir, "out")
