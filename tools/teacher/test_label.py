@@ -668,6 +668,38 @@ class TrainSmokeTest(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_the_policy_averaged_over_symmetries_turns_with_the_board(self):
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            self.skipTest("no PyTorch in this python")
+        import numpy as np
+
+        import net
+        import train
+        rng = np.random.default_rng(3)
+        v = (rng.random((2, 19, 19, 19)) < 0.3).astype(np.float32)
+        v[:, train.SENSIBLE] = 1
+        dummy = np.zeros((2, 361), np.float32)
+        for s in range(8):
+            p = rng.random((2, 361)).astype(np.float32)
+            self.assertTrue(np.array_equal(train.unturn(train.turn(v, p, s)[1], s), p), s)
+        # random weights throughout (init's head starts flat): a policy that depends on the turn
+        params = [tuple(rng.standard_normal(p.shape).astype(np.float32) * 0.3 for p in layer)
+                  for layer in net.init(19, 4, 3, first=5)]
+        tparams = net.to_torch(params)
+
+        def logits(x):
+            return train.masked_logits(tparams, x, (False,) * len(params))
+        one = train.policy(logits, v, 1)
+        self.assertTrue(np.allclose(one.sum(1), 1, atol=1e-5))
+        every = train.policy(logits, v, 8)
+        self.assertFalse(np.allclose(one, every, atol=1e-4))
+        # averaged over all 8, the policy of a turned board is the turned policy
+        for s in (1, 4, 7):
+            turned = train.policy(logits, train.turn(v, dummy, s)[0], 8)
+            self.assertTrue(np.allclose(turned, train.turn(v, every, s)[1], atol=1e-5), s)
+
     def test_the_held_out_agreement_by_source(self):
         try:
             import torch  # noqa: F401

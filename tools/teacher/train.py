@@ -7,7 +7,7 @@ usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--poole
                               [--widen C] [--threads T] [--bf16] [--distil NPZ [--distil-weight W]]
                               [--records RECORDS.txt.gz [--records-share S]]
                               [--out WEIGHTS.npz [--save-minutes M]]
-                              [--eval WEIGHTS.npz [--fit N] [--by-source]]
+                              [--eval WEIGHTS.npz [--fit N] [--by-source] [--symmetries K]]
                               EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
@@ -188,6 +188,50 @@ def distil(x, t, count, params, skip, weight, batch=EVAL_BATCH):
     return out
 
 
+def turn(v, tt, s):
+    """The batch `v` (N, C, 19, 19) and its targets `tt` (N, 361) under
+    symmetry `s` of the 8: bit 4 transposes, then bit 1 flips the rows,
+    bit 2 the columns."""
+    import numpy as np
+    tt = tt.reshape(-1, N, N)
+    if s & 4:
+        v, tt = v.transpose(0, 1, 3, 2), tt.transpose(0, 2, 1)
+    if s & 1:
+        v, tt = v[:, :, ::-1], tt[:, ::-1]
+    if s & 2:
+        v, tt = v[:, :, :, ::-1], tt[:, :, ::-1]
+    return np.ascontiguousarray(v), np.ascontiguousarray(tt.reshape(-1, N * N))
+
+
+def unturn(p, s):
+    """Points (N, 361) seen under symmetry `s` back in the board's own
+    orientation: turn()'s steps undone in the reverse order."""
+    import numpy as np
+    p = p.reshape(-1, N, N)
+    if s & 2:
+        p = p[:, :, ::-1]
+    if s & 1:
+        p = p[:, ::-1]
+    if s & 4:
+        p = p.transpose(0, 2, 1)
+    return np.ascontiguousarray(p.reshape(-1, N * N))
+
+
+def policy(logits, v, symmetries=1):
+    """The policy (N, 361) of the net `logits` (a batch of planes -> masked
+    logits) on the batch `v`, averaged over the first `symmetries` of the 8
+    symmetries: a root may afford the 8 evaluations a playout cannot."""
+    import numpy as np
+    import torch
+    total = 0.0
+    for s in range(symmetries):
+        tv, _ = turn(v, np.zeros((len(v), N * N), np.float32), s)
+        with torch.no_grad():
+            p = torch.softmax(logits(torch.from_numpy(tv)), 1).numpy()
+        total = total + unturn(p, s)
+    return total / symmetries
+
+
 def refused(why):
     """Reports why the run stops, on stderr, and gives its exit code."""
     print(f"train.py: {why}", file=sys.stderr)
@@ -224,6 +268,8 @@ def main(argv):
                     help="report the agreement of these weights on the held-out games, no training")
     ap.add_argument("--fit", type=int, default=0, metavar="N",
                     help="with --eval: also score N positions of the training games")
+    ap.add_argument("--symmetries", type=int, default=1, choices=range(1, 9), metavar="K",
+                    help="score the policy averaged over the first K of the 8 symmetries")
     ap.add_argument("--by-source", action="store_true",
                     help="with --eval: also the held-out agreement by the kind of game "
                          "(the teacher's self-play, or the folder of the SGF records)")
@@ -322,27 +368,16 @@ def main(argv):
     sched = net.schedule(opt, steps, a.warmup)
     step = net.train_step(logits, opt, sched, bf16=a.bf16)
 
-    def turn(v, tt, s):
-        tt = tt.reshape(-1, N, N)
-        if s & 4:
-            v, tt = v.transpose(0, 1, 3, 2), tt.transpose(0, 2, 1)
-        if s & 1:
-            v, tt = v[:, :, ::-1], tt[:, ::-1]
-        if s & 2:
-            v, tt = v[:, :, :, ::-1], tt[:, :, ::-1]
-        return np.ascontiguousarray(v), np.ascontiguousarray(tt.reshape(-1, N * N))
-
     def agreement(xs=xte, tops=topte):
         hits = top5 = n = 0
-        with torch.no_grad():
-            for i in range(0, len(xs), EVAL_BATCH):
-                lg = logits(torch.from_numpy(planes(xs[i:i + EVAL_BATCH], count))).numpy()
-                want = tops[i:i + EVAL_BATCH]
-                order = np.argsort(-lg, axis=1)
-                ok = want >= 0
-                hits += int(np.sum((order[:, 0] == want) & ok))
-                top5 += int(np.sum(np.any(order[:, :5] == want[:, None], axis=1) & ok))
-                n += int(ok.sum())
+        for i in range(0, len(xs), EVAL_BATCH):
+            p = policy(logits, planes(xs[i:i + EVAL_BATCH], count), a.symmetries)
+            want = tops[i:i + EVAL_BATCH]
+            order = np.argsort(-p, axis=1, kind="stable")
+            ok = want >= 0
+            hits += int(np.sum((order[:, 0] == want) & ok))
+            top5 += int(np.sum(np.any(order[:, :5] == want[:, None], axis=1) & ok))
+            n += int(ok.sum())
         return hits / max(n, 1), top5 / max(n, 1), n
 
     def save():
