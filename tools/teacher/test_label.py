@@ -668,6 +668,61 @@ class TrainSmokeTest(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_a_run_stopped_and_resumed_ends_as_in_one_go(self):
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            self.skipTest("no PyTorch in this python")
+        import numpy as np
+
+        import train
+        tengen = release_tengen(self)
+        d = tempfile.mkdtemp()
+        try:
+            games = []
+            for g in range(12):
+                moves = "pddpdd" if g % 2 else "dppdpp"
+                games.append({"id": f"g{g}", "size": 19, "komi": 7.5, "moves": moves, "first": "B",
+                              "pos": [[500, 0, 10, moves[k:k + 2] + "qq", [600, 300]]
+                                      for k in range(0, 6, 2)]})
+            examples = os.path.join(d, "ex.txt.gz")
+            self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, examples,
+                                             write_shard(d, games)]), 0)
+            run = ["--channels", "4", "--blocks", "1", "--epochs", "2", "--batch", "4",
+                   "--warmup", "2", "--lr", "3e-3", "--seed", "5"]
+            whole, piece = os.path.join(d, "whole.npz"), os.path.join(d, "piece.npz")
+            quiet = contextlib.redirect_stdout(io.StringIO())
+            with quiet:
+                self.assertEqual(train.main(run + ["--out", whole, examples]), 0)
+                steps = 2 * (sum(1 for _ in gzip.open(examples, "rt")) * 9 // 10 // 4)
+                # stopped within the first epoch, then resumed to the end
+                self.assertEqual(train.main(run + ["--out", piece, "--stop-at", "3", examples]), 0)
+            self.assertEqual(train.progress_of(piece)["done"], 3)
+            self.assertTrue(os.path.exists(piece + ".opt"))
+            # another run's options are refused, and the saved run is left as it was
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(train.main(run[:-5] + ["3", "--lr", "3e-3", "--seed", "5",
+                                                        "--resume", piece, "--out", piece,
+                                                        examples]), 2)
+            self.assertEqual(train.progress_of(piece)["done"], 3)
+            with quiet:
+                self.assertEqual(train.main(run + ["--resume", piece, "--out", piece,
+                                                   examples]), 0)
+            self.assertIsNone(train.progress_of(piece))
+            self.assertFalse(os.path.exists(piece + ".opt"))
+            a, _ = train.load_weights(whole)
+            b, _ = train.load_weights(piece)
+            for la, lb in zip(a, b):
+                for x, y in zip(la, lb):
+                    self.assertTrue(np.allclose(x, y, atol=1e-6), np.abs(x - y).max())
+            # a finished run is no run to resume
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(train.main(run + ["--resume", whole, "--out", piece,
+                                                   examples]), 2)
+            self.assertGreater(steps, 3)
+        finally:
+            shutil.rmtree(d)
+
     def test_the_policy_averaged_over_symmetries_turns_with_the_board(self):
         try:
             import torch  # noqa: F401

@@ -6,7 +6,8 @@ usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--poole
                               [--batch 256] [--lr 1e-3] [--limit N] [--init WEIGHTS.npz]
                               [--widen C] [--threads T] [--bf16] [--distil NPZ [--distil-weight W]]
                               [--records RECORDS.txt.gz [--records-share S]]
-                              [--out WEIGHTS.npz [--save-minutes M]]
+                              [--out WEIGHTS.npz [--save-minutes M] [--stop-at STEP]]
+                              [--resume WEIGHTS.npz]
                               [--eval WEIGHTS.npz [--fit N] [--by-source] [--symmetries K]]
                               EXAMPLES.txt.gz
 
@@ -22,11 +23,18 @@ policy (a bigger, better one) into the training targets, W of the mass:
 where the teacher gives the rest of its mass evenly to every other
 sensible point, that net tells them apart. --records adds the positions
 of game records (the move played as the label) to the training ones, a
-regulariser for nets too big for the teacher's labels alone. Needs
-PyTorch (see tools/teacher/bench_train.py --help).
+regulariser for nets too big for the teacher's labels alone.
+--stop-at ends a run at a step of its learning-rate cycle, saving where
+it stands (the weights, the step, the optimiser's state in OUT.opt);
+--resume goes on from there, or from the last --save-minutes save of a
+run that was stopped, with the run's own options: a cycle longer than
+a session is trained in pieces, the same as in one go. Needs PyTorch
+(see tools/teacher/bench_train.py --help).
 """
 import argparse
 import gzip
+import json
+import os
 import sys
 import time
 import zlib
@@ -138,13 +146,24 @@ def load_weights(path):
     return params, skip
 
 
-def save_weights(path, params, skip):
-    """Writes what load_weights() reads."""
+def save_weights(path, params, skip, progress=None):
+    """Writes what load_weights() reads; `progress` (a dict: the steps
+    done, the steps of the run, its options) for a run saved before its
+    end, which --resume reads."""
     import numpy as np
-    pooled = {f"pooled{k}": np.asarray(layer[2]) for k, layer in enumerate(params)
-              if len(layer) > 2}
+    extra = {f"pooled{k}": np.asarray(layer[2]) for k, layer in enumerate(params)
+             if len(layer) > 2}
+    if progress is not None:
+        extra["progress"] = np.array(json.dumps(progress, sort_keys=True))
     np.savez(path, *[np.asarray(p) for layer in params for p in layer[:2]],
-             skips=np.array(skip, dtype=np.int32), **pooled)
+             skips=np.array(skip, dtype=np.int32), **extra)
+
+
+def progress_of(path):
+    """The progress that save_weights() kept in `path`, or None."""
+    import numpy as np
+    with np.load(path) as arrays:
+        return json.loads(str(arrays["progress"])) if "progress" in arrays.files else None
 
 
 def read_net(path, count):
@@ -264,6 +283,12 @@ def main(argv):
     ap.add_argument("--out")
     ap.add_argument("--save-minutes", type=float, default=0,
                     help="also save the weights every this many minutes within an epoch")
+    ap.add_argument("--stop-at", type=int, default=0, metavar="STEP",
+                    help="stop the run after this step of its cycle (counted across epochs), "
+                         "saved for --resume")
+    ap.add_argument("--resume", metavar="NPZ",
+                    help="go on with the run saved in NPZ (and NPZ.opt); give the run's own "
+                         "options and examples")
     ap.add_argument("--eval", metavar="NPZ",
                     help="report the agreement of these weights on the held-out games, no training")
     ap.add_argument("--fit", type=int, default=0, metavar="N",
@@ -293,6 +318,10 @@ def main(argv):
     a = ap.parse_args(argv)
     if (a.widen or a.deepen) and not a.init:
         ap.error("--widen and --deepen need --init")
+    if a.resume and (a.init or a.eval):
+        ap.error("--resume starts from its own weights: no --init or --eval")
+    if a.stop_at and not a.out:
+        ap.error("--stop-at needs --out")
     if not 0 <= a.distil_weight <= 1:
         ap.error("--distil-weight is a share, from 0 to 1")
     if (a.fit or a.by_source) and not a.eval:
@@ -337,9 +366,22 @@ def main(argv):
 
     params = net.init(count, a.channels, a.layers, first=5, blocks=a.blocks, pooled=a.pooled)
     skip = net.skips(params, a.blocks)
-    if a.eval or a.init:
+    done = 0
+    # what makes a run: a resumed one must have the same
+    options = {"batch": a.batch, "epochs": a.epochs, "lr": a.lr, "seed": a.seed,
+               "warmup": a.warmup, "examples": len(xtr)}
+    if a.eval or a.init or a.resume:
         try:
-            params, skip = read_net(a.eval or a.init, count)
+            params, skip = read_net(a.eval or a.init or a.resume, count)
+            if a.resume:
+                saved = progress_of(a.resume)
+                if not saved:
+                    raise ValueError(f"{a.resume} holds no unfinished run")
+                differ = [f"{k} {saved['options'].get(k)} there, {v} here"
+                          for k, v in options.items() if saved["options"].get(k) != v]
+                if differ:
+                    raise ValueError(f"{a.resume} is another run: " + "; ".join(differ))
+                done = saved["done"]
             if a.widen:
                 params = net.widen(params, a.widen, noise=0.01)
             if a.deepen:
@@ -363,10 +405,23 @@ def main(argv):
     def logits(v):
         return masked_logits(tparams, v, skip)
 
-    steps = a.epochs * (len(xtr) // a.batch)
+    per_epoch = len(xtr) // a.batch
+    steps = a.epochs * per_epoch
     opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
     sched = net.schedule(opt, steps, a.warmup)
     step = net.train_step(logits, opt, sched, bf16=a.bf16)
+    if a.resume:
+        try:
+            opt.load_state_dict(torch.load(a.resume + ".opt"))
+        except (OSError, RuntimeError, ValueError) as e:
+            return refused(f"{a.resume}.opt: {e}")
+        import warnings
+        with warnings.catch_warnings():
+            # the schedule is wound on to the step the run reached
+            warnings.simplefilter("ignore")
+            for _ in range(done):
+                sched.step()
+        print(f"{a.resume}: going on from step {done} of {steps}", flush=True)
 
     def agreement(xs=xte, tops=topte):
         hits = top5 = n = 0
@@ -380,32 +435,52 @@ def main(argv):
             n += int(ok.sum())
         return hits / max(n, 1), top5 / max(n, 1), n
 
-    def save():
-        save_weights(a.out, net.from_torch(tparams), skip)
+    def save(at=None):
+        """The weights, and for a run not at its end where it stands."""
+        unfinished = at is not None and at < steps
+        save_weights(a.out, net.from_torch(tparams), skip,
+                     {"done": at, "steps": steps, "options": options} if unfinished else None)
+        if unfinished:
+            torch.save(opt.state_dict(), a.out + ".opt")
+        elif os.path.exists(a.out + ".opt"):
+            os.remove(a.out + ".opt")
 
     rng = np.random.default_rng(a.seed)
     saved = time.time()
+    at = 0  # steps of the cycle behind us, this run's and those it resumes
     for epoch in range(a.epochs):
         t1 = time.time()
         order = rng.permutation(len(xtr))
-        total = 0.0
-        for k in range(len(xtr) // a.batch):
+        total, n_steps = 0.0, 0
+        for k in range(per_epoch):
+            # drawn for the steps a resumed run skips too: the same order as in one go
+            symmetry = int(rng.integers(8))
+            at += 1
+            if at <= done:
+                continue
             idx = order[k * a.batch:(k + 1) * a.batch]
-            v, tt = turn(planes(xtr[idx], count), ttr[idx].astype(np.float32),
-                         int(rng.integers(8)))
+            v, tt = turn(planes(xtr[idx], count), ttr[idx].astype(np.float32), symmetry)
             total += step(torch.from_numpy(v), torch.from_numpy(tt))
+            n_steps += 1
+            if at == a.stop_at:
+                save(at)
+                print(f"epoch {epoch + 1}: stopped at step {at} of {steps}, loss "
+                      f"{total / n_steps:.3f}; go on with --resume {a.out}", flush=True)
+                return 0
             if a.out and a.save_minutes and time.time() - saved > 60 * a.save_minutes:
-                save()
+                save(at)
                 saved = time.time()
-                print(f"epoch {epoch + 1}: step {k + 1} of {len(xtr) // a.batch}, loss "
-                      f"{total / (k + 1):.3f}, weights saved", flush=True)
+                print(f"epoch {epoch + 1}: step {k + 1} of {per_epoch}, loss "
+                      f"{total / n_steps:.3f}, weights saved", flush=True)
+        if not n_steps:
+            continue
         top1, top5, n = agreement()
-        print(f"epoch {epoch + 1}: loss {total / max(1, len(xtr) // a.batch):.3f}, held out: "
+        print(f"epoch {epoch + 1}: loss {total / n_steps:.3f}, held out: "
               f"top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}, "
               f"{time.time() - t1:.0f} s", flush=True)
         if a.out:
             # kept after every epoch: a long run stopped midway loses one epoch at most
-            save()
+            save(at)
     if a.eval:
         top1, top5, n = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
