@@ -531,24 +531,31 @@ class TrainSmokeTest(unittest.TestCase):
     """A tiny training run end to end (skipped without PyTorch: run this
     file with the training venv's python, see tools/teacher/bench_train.py)."""
 
-    def test_a_tiny_net_trains_and_saves(self):
+    def setUp(self):
         try:
             import torch  # noqa: F401
         except ImportError:
             self.skipTest("no PyTorch in this python")
+
+    def tiny_examples(self, d, tengen):
+        """The examples of 12 games of 3 teacher positions each, in `d`."""
+        games = []
+        for g in range(12):
+            moves = "pddpdd" if g % 2 else "dppdpp"
+            games.append({"id": f"g{g}", "size": 19, "komi": 7.5, "moves": moves, "first": "B",
+                          "pos": [[500, 0, 10, moves[k:k + 2] + "qq", [600, 300]]
+                                  for k in range(0, 6, 2)]})
+        examples = os.path.join(d, "ex.txt.gz")
+        self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, examples,
+                                         write_shard(d, games)]), 0)
+        return examples
+
+    def test_a_tiny_net_trains_and_saves(self):
         import train
         tengen = release_tengen(self)
         d = tempfile.mkdtemp()
         try:
-            games = []
-            for g in range(12):
-                moves = "pddpdd" if g % 2 else "dppdpp"
-                games.append({"id": f"g{g}", "size": 19, "komi": 7.5, "moves": moves, "first": "B",
-                              "pos": [[500, 0, 10, moves[k:k + 2] + "qq", [600, 300]]
-                                      for k in range(0, 6, 2)]})
-            shard = write_shard(d, games)
-            examples = os.path.join(d, "ex.txt.gz")
-            self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, examples, shard]), 0)
+            examples = self.tiny_examples(d, tengen)
             weights = os.path.join(d, "w.npz")
             self.assertEqual(train.main(["--channels", "4", "--layers", "2", "--epochs", "1",
                                          "--batch", "4", "--out", weights, examples]), 0)
@@ -669,25 +676,13 @@ class TrainSmokeTest(unittest.TestCase):
             shutil.rmtree(d)
 
     def test_a_run_stopped_and_resumed_ends_as_in_one_go(self):
-        try:
-            import torch  # noqa: F401
-        except ImportError:
-            self.skipTest("no PyTorch in this python")
         import numpy as np
 
         import train
         tengen = release_tengen(self)
         d = tempfile.mkdtemp()
         try:
-            games = []
-            for g in range(12):
-                moves = "pddpdd" if g % 2 else "dppdpp"
-                games.append({"id": f"g{g}", "size": 19, "komi": 7.5, "moves": moves, "first": "B",
-                              "pos": [[500, 0, 10, moves[k:k + 2] + "qq", [600, 300]]
-                                      for k in range(0, 6, 2)]})
-            examples = os.path.join(d, "ex.txt.gz")
-            self.assertEqual(to_planes.main(["to_planes.py", "--tengen", tengen, examples,
-                                             write_shard(d, games)]), 0)
+            examples = self.tiny_examples(d, tengen)
             run = ["--channels", "4", "--blocks", "1", "--epochs", "2", "--batch", "4",
                    "--warmup", "2", "--lr", "3e-3", "--seed", "5"]
             whole, piece = os.path.join(d, "whole.npz"), os.path.join(d, "piece.npz")
@@ -724,10 +719,6 @@ class TrainSmokeTest(unittest.TestCase):
             shutil.rmtree(d)
 
     def test_the_policy_averaged_over_symmetries_turns_with_the_board(self):
-        try:
-            import torch  # noqa: F401
-        except ImportError:
-            self.skipTest("no PyTorch in this python")
         import numpy as np
 
         import net
@@ -756,10 +747,6 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertTrue(np.allclose(turned, train.turn(v, every, s)[1], atol=1e-5), s)
 
     def test_the_held_out_agreement_by_source(self):
-        try:
-            import torch  # noqa: F401
-        except ImportError:
-            self.skipTest("no PyTorch in this python")
         import train
         self.assertEqual(train.source("sgf/match-games/pachi-w8-game-0001.sgf"), "match-games")
         self.assertEqual(train.source("sgf/gnugo-games/g1-game-0001.sgf"), "gnugo-games")
@@ -816,10 +803,6 @@ class TrainSmokeTest(unittest.TestCase):
             import numpy as np
         except ImportError:
             self.skipTest("no numpy in this python")
-        try:
-            import torch  # noqa: F401
-        except ImportError:
-            self.skipTest("no PyTorch in this python")
         import net
         params = net.init(5, 4, 0, first=3, blocks=2, pooled=pooled, seed=3)
         # the second layers of blocks start at zero: give them weights to carry
