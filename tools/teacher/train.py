@@ -239,7 +239,7 @@ def unturn(p, s):
 def policy(logits, v, symmetries=1):
     """The policy (N, 361) of the net `logits` (a batch of planes -> masked
     logits) on the batch `v`, averaged over the first `symmetries` of the 8
-    symmetries: a root may afford the 8 evaluations a playout cannot."""
+    symmetries: what evaluating each position that many times would give."""
     import numpy as np
     import torch
     total = 0.0
@@ -374,14 +374,14 @@ def main(argv):
         try:
             params, skip = read_net(a.eval or a.init or a.resume, count)
             if a.resume:
-                saved = progress_of(a.resume)
-                if not saved:
+                kept = progress_of(a.resume)
+                if not kept:
                     raise ValueError(f"{a.resume} holds no unfinished run")
-                differ = [f"{k} {saved['options'].get(k)} there, {v} here"
-                          for k, v in options.items() if saved["options"].get(k) != v]
+                differ = [f"{k} {kept['options'].get(k)} there, {v} here"
+                          for k, v in options.items() if kept["options"].get(k) != v]
                 if differ:
                     raise ValueError(f"{a.resume} is another run: " + "; ".join(differ))
-                done = saved["done"]
+                done = kept["done"]
             if a.widen:
                 params = net.widen(params, a.widen, noise=0.01)
             if a.deepen:
