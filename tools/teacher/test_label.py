@@ -279,7 +279,6 @@ class Shards(unittest.TestCase):
             self.assertEqual(len(shards.str_to_moves(d["moves"])), len(d["pos"]))
             self.assertEqual(d["src"], "katago-selfplay")
 
-
     def test_a_failed_side_by_side_batch_plays_its_unfinished_games_again(self):
         out = os.path.join(self.dir, "out")
         tdir = fake_teacher_dir(self.dir)
@@ -720,16 +719,14 @@ class TrainSmokeTest(unittest.TestCase):
 
     def test_the_policy_averaged_over_symmetries_turns_with_the_board(self):
         import numpy as np
+        import torch
 
+        import kata_torch as kt
         import net
         import train
         rng = np.random.default_rng(3)
         v = (rng.random((2, 19, 19, 19)) < 0.3).astype(np.float32)
         v[:, train.SENSIBLE] = 1
-        dummy = np.zeros((2, 361), np.float32)
-        for s in range(8):
-            p = rng.random((2, 361)).astype(np.float32)
-            self.assertTrue(np.array_equal(train.unturn(train.turn(v, p, s)[1], s), p), s)
         # random weights throughout (init's head starts flat): a policy that depends on the turn
         params = [tuple(rng.standard_normal(p.shape).astype(np.float32) * 0.3 for p in layer)
                   for layer in net.init(19, 4, 3, first=5)]
@@ -737,14 +734,17 @@ class TrainSmokeTest(unittest.TestCase):
 
         def logits(x):
             return train.masked_logits(tparams, x, (False,) * len(params))
+
+        def turned(x, s):
+            return kt.turn(torch.from_numpy(x), s).numpy().copy()
         one = train.policy(logits, v, 1)
         self.assertTrue(np.allclose(one.sum(1), 1, atol=1e-5))
         every = train.policy(logits, v, 8)
         self.assertFalse(np.allclose(one, every, atol=1e-4))
         # averaged over all 8, the policy of a turned board is the turned policy
         for s in (1, 4, 7):
-            turned = train.policy(logits, train.turn(v, dummy, s)[0], 8)
-            self.assertTrue(np.allclose(turned, train.turn(v, every, s)[1], atol=1e-5), s)
+            want = turned(every.reshape(-1, 19, 19), s).reshape(-1, 361)
+            self.assertTrue(np.allclose(train.policy(logits, turned(v, s), 8), want, atol=1e-5), s)
 
     def test_the_held_out_agreement_by_source(self):
         import train

@@ -207,48 +207,21 @@ def distil(x, t, count, params, skip, weight, batch=EVAL_BATCH):
     return out
 
 
-def turn(v, tt, s):
-    """The batch `v` (N, C, 19, 19) and its targets `tt` (N, 361) under
-    symmetry `s` of the 8: bit 4 transposes, then bit 1 flips the rows,
-    bit 2 the columns."""
-    import numpy as np
-    tt = tt.reshape(-1, N, N)
-    if s & 4:
-        v, tt = v.transpose(0, 1, 3, 2), tt.transpose(0, 2, 1)
-    if s & 1:
-        v, tt = v[:, :, ::-1], tt[:, ::-1]
-    if s & 2:
-        v, tt = v[:, :, :, ::-1], tt[:, :, ::-1]
-    return np.ascontiguousarray(v), np.ascontiguousarray(tt.reshape(-1, N * N))
-
-
-def unturn(p, s):
-    """Points (N, 361) seen under symmetry `s` back in the board's own
-    orientation: turn()'s steps undone in the reverse order."""
-    import numpy as np
-    p = p.reshape(-1, N, N)
-    if s & 2:
-        p = p[:, :, ::-1]
-    if s & 1:
-        p = p[:, ::-1]
-    if s & 4:
-        p = p.transpose(0, 2, 1)
-    return np.ascontiguousarray(p.reshape(-1, N * N))
-
-
 def policy(logits, v, symmetries=1):
     """The policy (N, 361) of the net `logits` (a batch of planes -> masked
     logits) on the batch `v`, averaged over the first `symmetries` of the 8
-    symmetries: what evaluating each position that many times would give."""
-    import numpy as np
+    symmetries (kata_torch.turn()'s, as training turns its batches): what
+    evaluating each position that many times would give."""
     import torch
+
+    import kata_torch as kt
+    x = torch.from_numpy(v)
     total = 0.0
-    for s in range(symmetries):
-        tv, _ = turn(v, np.zeros((len(v), N * N), np.float32), s)
-        with torch.no_grad():
-            p = torch.softmax(logits(torch.from_numpy(tv)), 1).numpy()
-        total = total + unturn(p, s)
-    return total / symmetries
+    with torch.no_grad():
+        for s in range(symmetries):
+            p = torch.softmax(logits(kt.turn(x, s)), 1).reshape(-1, N, N)
+            total = total + kt.unturn(p, s).reshape(-1, N * N)
+    return (total / symmetries).numpy()
 
 
 def refused(why):
@@ -336,6 +309,7 @@ def main(argv):
         import numpy as np
         import torch
 
+        import kata_torch as kt
         import net
     except ImportError as e:
         return refused(f"{e} (see tools/teacher/bench_train.py --help)")
@@ -459,8 +433,9 @@ def main(argv):
             if at <= done:
                 continue
             idx = order[k * a.batch:(k + 1) * a.batch]
-            v, tt = turn(planes(xtr[idx], count), ttr[idx].astype(np.float32), symmetry)
-            total += step(torch.from_numpy(v), torch.from_numpy(tt))
+            v = kt.turn(torch.from_numpy(planes(xtr[idx], count)), symmetry)
+            tt = torch.from_numpy(ttr[idx].astype(np.float32)).reshape(-1, N, N)
+            total += step(v, kt.turn(tt, symmetry).reshape(-1, N * N))
             n_steps += 1
             if at == a.stop_at:
                 save(at)
