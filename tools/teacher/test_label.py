@@ -565,8 +565,6 @@ class TrainSmokeTest(unittest.TestCase):
                                          "--batch", "4", "--out", weights, examples]), 0)
             out = os.path.join(d, "net")
             self.assertEqual(export.main(["--check", "2", weights, examples, out]), 0)
-            with open(os.path.join(out, "policy.net"), "rb") as f:
-                blob = f.read()
             self.assertEqual(file_flags(os.path.join(out, "policy.net")), [(0, 0), (0, 0), (1, 0), (0, 0)])
             # global pooling: the second layer of the block and a head layer pooled
             self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--pooled",
@@ -696,9 +694,10 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertGreater(train.progress_of(piece)["steps"], 3)
             self.assertTrue(os.path.exists(piece + ".opt"))
             # another run's options are refused, and the saved run is left as it was
-            with contextlib.redirect_stderr(io.StringIO()):
-                self.assertEqual(train.main(options(warmup="3") + ["--resume", piece, "--out",
-                                                                   piece, examples]), 2)
+            for other in (options(warmup="3"), run + ["--bf16"]):
+                with contextlib.redirect_stderr(io.StringIO()):
+                    self.assertEqual(train.main(other + ["--resume", piece, "--out", piece,
+                                                         examples]), 2)
             self.assertEqual(train.progress_of(piece)["done"], 3)
             with quiet:
                 self.assertEqual(train.main(run + ["--resume", piece, "--out", piece,

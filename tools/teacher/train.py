@@ -343,7 +343,9 @@ def main(argv):
     done = 0
     # what makes a run: a resumed one must have the same
     options = {"batch": a.batch, "epochs": a.epochs, "lr": a.lr, "seed": a.seed,
-               "warmup": a.warmup, "examples": len(xtr)}
+               "warmup": a.warmup, "examples": len(xtr), "bf16": a.bf16,
+               "distil": a.distil and [a.distil, a.distil_weight],
+               "records": a.records and [a.records, a.records_share]}
     if a.eval or a.init or a.resume:
         try:
             params, skip = read_net(a.eval or a.init or a.resume, count)
