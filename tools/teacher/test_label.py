@@ -694,7 +694,8 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertGreater(train.progress_of(piece)["steps"], 3)
             self.assertTrue(os.path.exists(piece + ".opt"))
             # another run's options are refused, and the saved run is left as it was
-            for other in (options(warmup="3"), run + ["--bf16"]):
+            # as is a stop the resumed run is already past
+            for other in (options(warmup="3"), run + ["--bf16"], run + ["--stop-at", "3"]):
                 with contextlib.redirect_stderr(io.StringIO()):
                     self.assertEqual(train.main(other + ["--resume", piece, "--out", piece,
                                                          examples]), 2)

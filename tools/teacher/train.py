@@ -358,6 +358,9 @@ def main(argv):
                 if differ:
                     raise ValueError(f"{a.resume} is another run: " + "; ".join(differ))
                 done = kept["done"]
+                if 0 < a.stop_at <= done:
+                    raise ValueError(f"{a.resume} is already at step {done}: "
+                                     f"--stop-at {a.stop_at} would never stop it")
             if a.widen:
                 params = net.widen(params, a.widen, noise=0.01)
             if a.deepen:
@@ -411,9 +414,9 @@ def main(argv):
             n += int(ok.sum())
         return hits / max(n, 1), top5 / max(n, 1), n
 
-    def save(at=None):
+    def save(at):
         """The weights, and for a run not at its end where it stands."""
-        unfinished = at is not None and at < steps
+        unfinished = at < steps
         save_weights(a.out, net.from_torch(tparams), skip,
                      {"done": at, "steps": steps, "options": options} if unfinished else None)
         if unfinished:
