@@ -797,12 +797,9 @@ class TrainSmokeTest(unittest.TestCase):
 
     def two_block_net(self, pooled):
         """numpy, net.py, a net of 2 residual blocks with weights in every
-        layer, its skips, a batch of 3 and its logits (skips the test
-        without numpy or PyTorch)."""
-        try:
-            import numpy as np
-        except ImportError:
-            self.skipTest("no numpy in this python")
+        layer, its skips, a batch of 3 and its logits."""
+        import numpy as np
+
         import net
         params = net.init(5, 4, 0, first=3, blocks=2, pooled=pooled, seed=3)
         # the second layers of blocks start at zero: give them weights to carry
@@ -880,10 +877,8 @@ class TrainSmokeTest(unittest.TestCase):
         self.assertLess(losses[True][-1], losses[True][0])
 
     def test_the_warmup_raises_the_rate_then_the_cosine_lowers_it(self):
-        try:
-            import torch
-        except ImportError:
-            self.skipTest("no PyTorch in this python")
+        import torch
+
         import net
 
         def rates(warmup):
