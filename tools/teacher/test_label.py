@@ -615,6 +615,14 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertEqual(train.main(["--init", weights, "--distil", again, "--epochs", "1",
                                          "--batch", "4", "--out", os.path.join(d, "w3.npz"),
                                          examples]), 0)
+            # --eval with --out writes the weights as read
+            copy = os.path.join(d, "copy.npz")
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(train.main(["--eval", again, "--out", copy, examples]), 0)
+            for a_layer, b_layer in zip(train.load_weights(again)[0], train.load_weights(copy)[0]):
+                for x, y in zip(a_layer, b_layer):
+                    self.assertTrue(bool((x == y).all()))
+            self.assertIsNone(train.progress_of(copy))
             # --fit scores the training games beside the held-out ones
             out = io.StringIO()
             with contextlib.redirect_stdout(out):

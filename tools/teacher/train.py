@@ -480,7 +480,7 @@ def main(argv):
     if a.out:
         if not a.epochs:
             # --eval with --out: the weights as read (a .net file into an .npz)
-            save()
+            save(at)
         print(f"weights written to {a.out}")
     return 0
 
