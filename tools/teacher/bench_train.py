@@ -5,7 +5,7 @@ targets, Adam), timed after two warm-up steps.
 
 usage: tools/teacher/bench_train.py [--channels 32] [--layers 6 | --blocks B] [--pooled]
                                     [--inputs 19] [--batch 256] [--steps 5] [--threads 1]
-                                    [--bf16]
+                                    [--bf16] [--compile]
 
 Needs PyTorch and numpy in a venv of their own (about 5.4 GB: the
 registry's torch wheel brings CUDA libraries, unused here, which it
@@ -24,6 +24,7 @@ def main(argv):
         ap.add_argument("--" + name, type=int, default=default)
     ap.add_argument("--pooled", action="store_true")
     ap.add_argument("--bf16", action="store_true", help="the forward pass in bfloat16 (autocast)")
+    ap.add_argument("--compile", action="store_true", help="the forward pass through torch.compile")
     a = ap.parse_args(argv)
     try:
         import numpy as np
@@ -42,7 +43,8 @@ def main(argv):
     x = torch.from_numpy(rng.random((a.batch, a.inputs, 19, 19), dtype=np.float32))
     t = torch.softmax(torch.from_numpy(rng.random((a.batch, 361), dtype=np.float32)), 1)
 
-    step = net.train_step(lambda v: net.logits(tparams, v, skip), opt, bf16=a.bf16)
+    fn = lambda v: net.logits(tparams, v, skip)  # noqa: E731
+    step = net.train_step(torch.compile(fn) if a.compile else fn, opt, bf16=a.bf16)
     for _ in range(2):
         step(x, t)
     t0 = time.time()
@@ -51,7 +53,8 @@ def main(argv):
     dt = (time.time() - t0) / a.steps
     shape = f"{a.blocks} blocks" if a.blocks else f"{a.layers} layers"
     print(f"torch {torch.__version__}, {a.threads} thread(s): {a.channels} channels x {shape}"
-          f"{', pooled' if a.pooled else ''}{', bf16' if a.bf16 else ''}, {a.inputs} inputs, batch {a.batch}: "
+          f"{', pooled' if a.pooled else ''}{', bf16' if a.bf16 else ''}"
+          f"{', compiled' if a.compile else ''}, {a.inputs} inputs, batch {a.batch}: "
           f"{dt * 1000:.0f} ms a step, {a.batch / dt:.0f} positions/s")
     return 0
 
