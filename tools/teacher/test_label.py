@@ -7,6 +7,7 @@ usage: python3 tools/teacher/test_label.py   (or python3 -m unittest from tools/
 
 import contextlib
 import gzip
+import importlib.util
 import io
 import json
 import os
@@ -531,9 +532,7 @@ class TrainSmokeTest(unittest.TestCase):
     file with the training venv's python, see tools/teacher/bench_train.py)."""
 
     def setUp(self):
-        try:
-            import torch  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("torch") is None:
             self.skipTest("no PyTorch in this python")
 
     def tiny_examples(self, d, tengen):
