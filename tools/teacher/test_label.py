@@ -535,6 +535,14 @@ class TrainSmokeTest(unittest.TestCase):
         if importlib.util.find_spec("torch") is None:
             self.skipTest("no PyTorch in this python")
 
+    def assertSameWeights(self, a, b):
+        """Two nets' layers (as load_weights() gives them) hold equal arrays."""
+        self.assertEqual(len(a), len(b))
+        for a_layer, b_layer in zip(a, b):
+            self.assertEqual(len(a_layer), len(b_layer))
+            for x, y in zip(a_layer, b_layer):
+                self.assertTrue(bool((x == y).all()))
+
     def tiny_examples(self, d, tengen):
         """The examples of 12 games of 3 teacher positions each, in `d`."""
         games = []
@@ -577,9 +585,7 @@ class TrainSmokeTest(unittest.TestCase):
             read, flags = train.load_weights(os.path.join(out, "policy.net"))
             self.assertEqual(flags, (False, False, True, False, False))
             self.assertEqual([len(layer) for layer in read], [2, 2, 3, 3, 2])
-            for a_layer, b_layer in zip(saved, read):
-                for x, y in zip(a_layer, b_layer):
-                    self.assertTrue(bool((x == y).all()))
+            self.assertSameWeights(saved, read)
             self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--epochs", "1",
                                          "--batch", "4", "--out", weights, examples]), 0)
             # training on from saved weights keeps their shape and flags
@@ -618,9 +624,7 @@ class TrainSmokeTest(unittest.TestCase):
             copy = os.path.join(d, "copy.npz")
             with contextlib.redirect_stdout(io.StringIO()):
                 self.assertEqual(train.main(["--eval", again, "--out", copy, examples]), 0)
-            for a_layer, b_layer in zip(train.load_weights(again)[0], train.load_weights(copy)[0]):
-                for x, y in zip(a_layer, b_layer):
-                    self.assertTrue(bool((x == y).all()))
+            self.assertSameWeights(train.load_weights(again)[0], train.load_weights(copy)[0])
             self.assertIsNone(train.progress_of(copy))
             # --fit scores the training games beside the held-out ones
             out = io.StringIO()
