@@ -446,7 +446,7 @@ def main(argv):
             # contiguous: a compiled step would compile again for each turn's strides
             v = kt.turn(torch.from_numpy(planes(xtr[idx], count)), symmetry).contiguous()
             tt = torch.from_numpy(ttr[idx].astype(np.float32)).reshape(-1, N, N)
-            total += step(v, kt.turn(tt, symmetry).reshape(-1, N * N).contiguous())
+            total += step(v, kt.turn(tt, symmetry).reshape(-1, N * N))
             n_steps += 1
             if at == a.stop_at:
                 save(at)
