@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import to_planes  # noqa: E402
 from test_label import release_tengen, write_shard  # noqa: E402
 
+
 def file_flags(path):
     """The (skip, pooled) flags of each layer of an exported weight file,
     after checking that its layers fill it exactly."""
