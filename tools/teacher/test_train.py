@@ -389,6 +389,34 @@ class TrainSmokeTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             net.deepen(params[:1] + params[-1:], (False, False), 1)
 
+    def test_the_policy_scored_in_bf16_is_float32_and_close(self):
+        import numpy as np
+        import torch
+
+        import net
+        import train
+        rng = np.random.default_rng(5)
+        v = (rng.random((3, 19, 19, 19)) < 0.3).astype(np.float32)
+        v[:, train.SENSIBLE] = 1
+        # random weights throughout (init's head starts flat): a policy bfloat16 rounds
+        params = [tuple(rng.standard_normal(p.shape).astype(np.float32) * 0.3 for p in layer)
+                  for layer in net.init(19, 4, 3, first=5)]
+        tparams = net.to_torch(params)
+        skip = (False,) * len(params)
+        seen = []
+
+        def logits(x):
+            out = train.masked_logits(tparams, x, skip)
+            seen.append(out.dtype)
+            return out
+        want = train.policy(logits, v, 2)
+        got = train.policy(logits, v, 2, bf16=True)
+        self.assertEqual(seen, [torch.float32] * 2 + [torch.bfloat16] * 2)
+        self.assertEqual(got.dtype, np.float32)
+        self.assertTrue(np.allclose(got.sum(1), 1, atol=1e-5))
+        self.assertTrue(np.allclose(got, want, atol=2e-3))
+        self.assertFalse(np.array_equal(got, want))
+
     def test_a_bf16_step_computes_in_bfloat16_and_keeps_float32_weights(self):
         np, net, _, _, x, _ = self.two_block_net(pooled=True)
         import torch
