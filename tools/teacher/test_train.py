@@ -45,6 +45,30 @@ def net_of(planes):
     return net.init(planes, 4, 2)
 
 
+def random_policy_net(seed, batch):
+    """Planes of `batch` random positions, every point sensible, and the
+    masked logits of a 4 x 3 net with random weights throughout (init's
+    head starts flat, and so would its policy); the dtype of each call's
+    logits is kept in the list returned third."""
+    import numpy as np
+
+    import net
+    import train
+    rng = np.random.default_rng(seed)
+    v = (rng.random((batch, 19, 19, 19)) < 0.3).astype(np.float32)
+    v[:, train.SENSIBLE] = 1
+    params = [tuple(rng.standard_normal(p.shape).astype(np.float32) * 0.3 for p in layer)
+              for layer in net.init(19, 4, 3, first=5)]
+    tparams = net.to_torch(params)
+    seen = []
+
+    def logits(x):
+        out = train.masked_logits(tparams, x, (False,) * len(params))
+        seen.append(out.dtype)
+        return out
+    return v, logits, seen
+
+
 class TrainSmokeTest(unittest.TestCase):
     """A tiny training run end to end (skipped without PyTorch: run this
     file with the training venv's python, see tools/teacher/bench_train.py)."""
@@ -264,18 +288,8 @@ class TrainSmokeTest(unittest.TestCase):
         import torch
 
         import kata_torch as kt
-        import net
         import train
-        rng = np.random.default_rng(3)
-        v = (rng.random((2, 19, 19, 19)) < 0.3).astype(np.float32)
-        v[:, train.SENSIBLE] = 1
-        # random weights throughout (init's head starts flat): a policy that depends on the turn
-        params = [tuple(rng.standard_normal(p.shape).astype(np.float32) * 0.3 for p in layer)
-                  for layer in net.init(19, 4, 3, first=5)]
-        tparams = net.to_torch(params)
-
-        def logits(x):
-            return train.masked_logits(tparams, x, (False,) * len(params))
+        v, logits, _ = random_policy_net(3, 2)
 
         def turned(x, s):
             return kt.turn(torch.from_numpy(x), s).numpy().copy()
@@ -393,22 +407,8 @@ class TrainSmokeTest(unittest.TestCase):
         import numpy as np
         import torch
 
-        import net
         import train
-        rng = np.random.default_rng(5)
-        v = (rng.random((3, 19, 19, 19)) < 0.3).astype(np.float32)
-        v[:, train.SENSIBLE] = 1
-        # random weights throughout (init's head starts flat): a policy bfloat16 rounds
-        params = [tuple(rng.standard_normal(p.shape).astype(np.float32) * 0.3 for p in layer)
-                  for layer in net.init(19, 4, 3, first=5)]
-        tparams = net.to_torch(params)
-        skip = (False,) * len(params)
-        seen = []
-
-        def logits(x):
-            out = train.masked_logits(tparams, x, skip)
-            seen.append(out.dtype)
-            return out
+        v, logits, seen = random_policy_net(5, 3)
         want = train.policy(logits, v, 2)
         got = train.policy(logits, v, 2, bf16=True)
         self.assertEqual(seen, [torch.float32] * 2 + [torch.bfloat16] * 2)
