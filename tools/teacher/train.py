@@ -194,17 +194,14 @@ def distil(x, t, count, params, skip, weight, batch=EVAL_BATCH):
     policy of the net (`params`, `skip`) over its sensible points:
     (1 - weight) * t + weight * softmax(logits). float16, as load() gives."""
     import numpy as np
-    import torch
 
     import net
     tparams = net.to_torch(params)
     out = np.empty_like(t)
-    with torch.no_grad():
-        for i in range(0, len(x), batch):
-            v = torch.from_numpy(planes(x[i:i + batch], count))
-            p = torch.softmax(masked_logits(tparams, v, skip), 1).numpy()
-            mixed = (1 - weight) * t[i:i + batch].astype(np.float32) + weight * p
-            out[i:i + batch] = (mixed / mixed.sum(1, keepdims=True)).astype(np.float16)
+    for i in range(0, len(x), batch):
+        p = policy(lambda v: masked_logits(tparams, v, skip), planes(x[i:i + batch], count))
+        mixed = (1 - weight) * t[i:i + batch].astype(np.float32) + weight * p
+        out[i:i + batch] = (mixed / mixed.sum(1, keepdims=True)).astype(np.float16)
     return out
 
 
