@@ -283,6 +283,37 @@ class TrainSmokeTest(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_a_cycle_of_given_steps_ends_within_its_epoch(self):
+        import train
+        tengen = release_tengen(self)
+        d = tempfile.mkdtemp()
+        try:
+            examples = self.tiny_examples(d, tengen)
+            run = ["--channels", "4", "--blocks", "1", "--epochs", "2", "--batch", "4",
+                   "--steps", "3", "--seed", "5"]
+            piece = os.path.join(d, "piece.npz")
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(train.main(run + ["--out", piece, "--stop-at", "2", examples]), 0)
+            self.assertEqual(train.progress_of(piece)["steps"], 3)
+            # the step count is an option of the run: another one is refused
+            with contextlib.redirect_stderr(io.StringIO()):
+                for steps in (["--steps", "4"], []):
+                    self.assertEqual(train.main(run[:-4] + steps + ["--seed", "5", "--resume",
+                                                                    piece, "--out", piece,
+                                                                    examples]), 2)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(train.main(run + ["--resume", piece, "--out", piece,
+                                                   examples]), 0)
+            self.assertIsNone(train.progress_of(piece))
+            # one step after the resume, then the held-out score; no second epoch
+            self.assertIn("epoch 1: loss", out.getvalue())
+            self.assertNotIn("epoch 2", out.getvalue())
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                train.main(["--steps", "-1", examples])
+        finally:
+            shutil.rmtree(d)
+
     def test_the_policy_averaged_over_symmetries_turns_with_the_board(self):
         import numpy as np
         import torch

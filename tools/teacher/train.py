@@ -241,6 +241,9 @@ def main(argv):
     ap.add_argument("--pooled", action="store_true",
                     help="global pooling: a pooled bias in each block and in the head (net.py)")
     ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=0, metavar="N",
+                    help="end the cycle after N steps in all, within an epoch if need be "
+                         "(the learning rate runs down over them): a run sized to the hours at hand")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--warmup", type=int, default=0, metavar="STEPS",
@@ -298,6 +301,8 @@ def main(argv):
         ap.error("--widen and --deepen need --init")
     if a.resume and (a.init or a.eval):
         ap.error("--resume starts from its own weights: no --init or --eval")
+    if a.steps < 0:
+        ap.error("--steps counts steps: 0 (a whole number of epochs) or more")
     if a.stop_at and not a.out:
         ap.error("--stop-at needs --out")
     if not 0 <= a.distil_weight <= 1:
@@ -349,6 +354,7 @@ def main(argv):
     # what makes a run: a resumed one must have the same
     options = {"batch": a.batch, "epochs": a.epochs, "lr": a.lr, "seed": a.seed,
                "warmup": a.warmup, "examples": len(xtr), "bf16": a.bf16,
+               "steps": a.steps or None,
                "distil": a.distil and [a.distil, a.distil_weight],
                "records": a.records and [a.records, a.records_share]}
     if a.eval or a.init or a.resume:
@@ -390,7 +396,7 @@ def main(argv):
         return masked_logits(tparams, v, skip)
 
     per_epoch = len(xtr) // a.batch
-    steps = a.epochs * per_epoch
+    steps = min(a.epochs * per_epoch, a.steps or a.epochs * per_epoch)
     opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
     sched = net.schedule(opt, steps, a.warmup)
     step = net.train_step(torch.compile(logits) if a.compile else logits, opt, sched, bf16=a.bf16)
@@ -440,6 +446,8 @@ def main(argv):
         order = rng.permutation(len(xtr))
         total, n_steps = 0.0, 0
         for k in range(per_epoch):
+            if at == steps:
+                break  # a --steps cycle ends within an epoch
             # drawn for the steps a resumed run skips too: the same order as in one go
             symmetry = int(rng.integers(8))
             at += 1
