@@ -4,10 +4,13 @@ and the logits the trainer's own network computes for a few positions, so
 that a Rust test can hold the bot's inference to them.
 
 usage: tools/teacher/export.py [--check N] WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
+       tools/teacher/export.py --half OUT.npz WEIGHTS.npz
 
 Writes OUT_DIR/policy.net (format: the doc of src/games/go/net.rs) and
 OUT_DIR/check.txt: N positions of EXAMPLES (from to_planes.py), one a
 line: the hex planes, then the 361 logits to 4 decimals, comma-separated.
+With --half, writes the weights as float16 instead, compressed, to keep a
+wide net in data/nets at half the size (train.py reads them as float32).
 The bot's built-in network lives in src/games/go/net/. Needs numpy and
 PyTorch (see tools/teacher/bench_train.py --help). Exit status 2 on bad
 arguments, 1 when a file cannot be read or written.
@@ -41,13 +44,35 @@ def net_bytes(layers, skip):
     return b"".join(out)
 
 
+def half(weights, out):
+    """Writes `weights` to `out` in float16, compressed (load_weights reads it)."""
+    import numpy as np
+    try:
+        params, skip = load_weights(weights)
+        arrays = {f"arr_{2 * k + j}": p.astype(np.float16)
+                  for k, layer in enumerate(params) for j, p in enumerate(layer[:2])}
+        arrays.update({f"pooled{k}": layer[2].astype(np.float16)
+                       for k, layer in enumerate(params) if len(layer) > 2})
+        np.savez_compressed(out, skips=np.array(skip, dtype=np.int32), **arrays)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"export.py: {e}", file=sys.stderr)
+        return 1
+    print(f"{len(params)} layers in float16, {os.path.getsize(out)} bytes in {out}")
+    return 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("weights")
-    ap.add_argument("examples")
-    ap.add_argument("out_dir")
+    ap.add_argument("examples", nargs="?")
+    ap.add_argument("out_dir", nargs="?")
     ap.add_argument("--check", type=int, default=4)
+    ap.add_argument("--half", metavar="OUT", help="write the weights in float16 to OUT (.npz)")
     a = ap.parse_args(argv)
+    if a.half and a.examples:
+        ap.error("--half takes the weights only")
+    if not a.half and not a.out_dir:
+        ap.error("give the weights, the examples and the output folder")
     try:
         import numpy as np
         import torch  # noqa: F401 (net.numpy_logits)
@@ -56,6 +81,8 @@ def main(argv):
     except ImportError as e:
         print(f"export.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
         return 2
+    if a.half:
+        return half(a.weights, a.half)
     try:
         params, skip = load_weights(a.weights)
         layers = [tuple(np.asarray(p) for p in layer) for layer in params]

@@ -128,6 +128,22 @@ class TrainSmokeTest(unittest.TestCase):
             self.assertEqual(flags, (False, False, True, False, False))
             self.assertEqual([len(layer) for layer in read], [2, 2, 3, 3, 2])
             self.assertSameWeights(saved, read)
+            # kept in float16: read back as float32, the same to fp16's precision and flags
+            import numpy as np
+            small = os.path.join(d, "half.npz")
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(export.main(["--half", small, weights]), 0)
+            halved, half_flags = train.load_weights(small)
+            self.assertEqual(half_flags, train.load_weights(weights)[1])
+            self.assertEqual([len(layer) for layer in halved], [2, 2, 3, 3, 2])
+            for a_layer, b_layer in zip(saved, halved):
+                for x, y in zip(a_layer, b_layer):
+                    self.assertEqual(y.dtype, np.float32)
+                    self.assertTrue(np.allclose(x, y, rtol=1e-3, atol=1e-4))
+            self.assertFalse(any((x == y).all() and x.std() > 0 for a_layer, b_layer
+                                 in zip(saved, halved) for x, y in zip(a_layer, b_layer)))
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                export.main(["--half", small, weights, examples])
             self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--epochs", "1",
                                          "--batch", "4", "--out", weights, examples]), 0)
             # training on from saved weights keeps their shape and flags

@@ -139,8 +139,10 @@ def load_weights(path):
     count = sum(1 for f in arrays.files if f.startswith("arr_"))
     if count % 2:
         raise ValueError(f"{path}: an odd number of arrays, not weights and biases")
-    flat = [arrays[f"arr_{k}"] for k in range(count)]
-    params = [pair + ((arrays[f"pooled{k}"],) if f"pooled{k}" in arrays.files else ())
+    # float32 whatever was kept: data/nets holds wide nets in float16 (export.py --half)
+    flat = [arrays[f"arr_{k}"].astype(np.float32) for k in range(count)]
+    params = [pair + ((arrays[f"pooled{k}"].astype(np.float32),)
+                      if f"pooled{k}" in arrays.files else ())
               for k, pair in enumerate(zip(flat[0::2], flat[1::2]))]
     skip = tuple(bool(v) for v in arrays["skips"]) if "skips" in arrays.files \
         else (False,) * len(params)
