@@ -21,7 +21,7 @@ import os
 import struct
 import sys
 
-from train import N, load_weights, plane_count
+from train import N, load_weights, plane_count, save_weights
 
 
 def net_bytes(layers, skip):
@@ -46,14 +46,9 @@ def net_bytes(layers, skip):
 
 def half(weights, out):
     """Writes `weights` to `out` in float16, compressed (load_weights reads it)."""
-    import numpy as np
     try:
         params, skip = load_weights(weights)
-        arrays = {f"arr_{2 * k + j}": p.astype(np.float16)
-                  for k, layer in enumerate(params) for j, p in enumerate(layer[:2])}
-        arrays.update({f"pooled{k}": layer[2].astype(np.float16)
-                       for k, layer in enumerate(params) if len(layer) > 2})
-        np.savez_compressed(out, skips=np.array(skip, dtype=np.int32), **arrays)
+        save_weights(out, params, skip, half=True)
     except (OSError, ValueError, KeyError) as e:
         print(f"export.py: {e}", file=sys.stderr)
         return 1

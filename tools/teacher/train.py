@@ -149,17 +149,21 @@ def load_weights(path):
     return params, skip
 
 
-def save_weights(path, params, skip, progress=None):
+def save_weights(path, params, skip, progress=None, half=False):
     """Writes what load_weights() reads; `progress` (a dict: the steps
     done, the steps of the run, its options) for a run saved before its
-    end, which --resume reads."""
+    end, which --resume reads. `half`: the weights in float16, compressed
+    (how data/nets keeps a wide net)."""
     import numpy as np
-    extra = {f"pooled{k}": np.asarray(layer[2]) for k, layer in enumerate(params)
-             if len(layer) > 2}
+
+    def kept(p):
+        return np.asarray(p).astype(np.float16) if half else np.asarray(p)
+    extra = {f"pooled{k}": kept(layer[2]) for k, layer in enumerate(params) if len(layer) > 2}
     if progress is not None:
         extra["progress"] = np.array(json.dumps(progress, sort_keys=True))
-    np.savez(path, *[np.asarray(p) for layer in params for p in layer[:2]],
-             skips=np.array(skip, dtype=np.int32), **extra)
+    (np.savez_compressed if half else np.savez)(
+        path, *[kept(p) for layer in params for p in layer[:2]],
+        skips=np.array(skip, dtype=np.int32), **extra)
 
 
 def progress_of(path):
@@ -398,7 +402,9 @@ def main(argv):
         return masked_logits(tparams, v, skip)
 
     per_epoch = len(xtr) // a.batch
-    steps = min(a.epochs * per_epoch, a.steps or a.epochs * per_epoch)
+    steps = a.epochs * per_epoch
+    if a.steps:
+        steps = min(steps, a.steps)
     opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
     sched = net.schedule(opt, steps, a.warmup)
     step = net.train_step(torch.compile(logits) if a.compile else logits, opt, sched, bf16=a.bf16)
