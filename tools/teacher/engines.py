@@ -145,12 +145,12 @@ class TorchEngine:
                              "with the training venv's python (tools/teacher/bench_train.py)" % e)
         torch.set_num_threads(1)
         torch.set_flush_denormal(True)  # as KataGo's preload: denormals are ~10x slow
-        self.kt, self.kb = kata_torch, kata_torch.kb
+        self.kt, self.kg = kata_torch, kata_torch.kg
         self.net = kata_torch.load_model(teacher["model"])
         self.bf16, self.batch = bf16, batch
         self.model = kata_torch.compiled(self.net, bf16) if compile else None
         self.rng = random.Random(seed)
-        self.games = {}  # key -> (kata_board.Game, its moves as policy indices)
+        self.games = {}  # key -> (kata_game.Game, its moves as policy indices)
 
     def kill(self):
         pass
@@ -171,7 +171,7 @@ class TorchEngine:
             idx.append(gtp_to_idx(m))
         g, played = self.games.pop(key, (None, []))
         if g is None or g.komi != komi or idx[:len(played)] != played:
-            g, played = self.kb.Game(komi=komi), []
+            g, played = self.kg.Game(komi=komi), []
         for m in idx[len(played):]:
             try:
                 g.play(m)

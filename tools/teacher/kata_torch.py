@@ -10,7 +10,7 @@ RoPE, SwiGLU feed-forward, RMS norms, global pooling, policy/value heads) and
 cpp/neuralnet/nneval.cpp + cpp/search/searchresults.cpp (policy softmax over legal
 moves, root policy optimism 0.2, the pass cap of the passing hacks, the win/loss
 softmax). Written from reading that code, not copied. The input features are in
-kata_board.py.
+kata_game.py (on kata_board.py).
 
     python tools/teacher/kata_validate.py --validate 200   # compare with KataGo itself
 
@@ -35,6 +35,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kata_board as kb  # noqa: E402
+import kata_game as kg  # noqa: E402
 
 SIZE, S = 19, 361
 ROOT_POLICY_OPTIMISM = 0.2   # analysis engine: rootPolicyOptimism = min(policyOptimism 1, 0.2)
@@ -487,8 +488,8 @@ def batch(inputs):
 
 
 def features(positions, max_history=0):
-    """Move lists (or kata_board.Game objects) -> (spatial, global, legal, to_move)."""
-    games = [p if isinstance(p, kb.Game) else kb.Game(p) for p in positions]
+    """Move lists (or kata_game.Game objects) -> (spatial, global, legal, to_move)."""
+    games = [p if isinstance(p, kg.Game) else kg.Game(p) for p in positions]
     return batch([position(g, max_history) for g in games])
 
 
@@ -558,7 +559,7 @@ def run(net, sp, gl, legal, black, bf16=False, symmetry=0, model=None):
 
 def evaluate(net, positions, bf16=False, batch_size=8, max_history=0, symmetry=0):
     """positions: move lists from the empty board (policy indices, 361 = pass, colours
-    alternating from Black, komi 7.5) or kata_board.Game objects. Returns a dict of
+    alternating from Black, komi 7.5) or kata_game.Game objects. Returns a dict of
     numpy arrays: policy (N, 362), winrate (N,), lead (N,)."""
     out = {"policy": [], "winrate": [], "lead": []}
     for i in range(0, len(positions), batch_size):

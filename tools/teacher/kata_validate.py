@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kata_torch import _bf16_copy, features, kb, load_model, postprocess  # noqa: E402
+from kata_torch import _bf16_copy, features, kg, load_model, postprocess  # noqa: E402
 
 
 def sample_positions(n, seed=1, pattern="data/match-games/*.sgf"):
@@ -93,7 +93,7 @@ def validate(n, cpu, model_path, history):
     print("%d positions from %d games; KataGo on cpu %d..." % (n, len({s[0] for s in samples}), cpu))
     kata, kata_speed = katago_labels(samples, cpu)
     net = load_model(model_path)
-    games = [kb.Game(moves[:t]) for _, moves, t in samples]
+    games = [kg.Game(moves[:t]) for _, moves, t in samples]
     t0 = time.time()
     feats = [features([g], history) for g in games]
     t_feat = (time.time() - t0) / n

@@ -1,7 +1,7 @@
-"""Tests of tools/teacher/kata_board.py, kata_torch.py and label.py's TorchEngine without
-KataGo or its model: board and features on hand-made positions, the model loader, the
-symmetries and the engine on a tiny synthetic model file. Needs numpy (and torch for
-all but the board tests): run it with the training venv's python.
+"""Tests of tools/teacher/kata_board.py, kata_game.py, kata_torch.py and label.py's
+TorchEngine without KataGo or its model: board and features on hand-made positions, the
+model loader, the symmetries and the engine on a tiny synthetic model file. Needs numpy
+(and torch for all but the board tests): run it with the training venv's python.
 
     ~/.cache/tengen-train/bin/python -m unittest tools/teacher/test_kata_torch.py
 """
@@ -17,6 +17,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kata_board as kb  # noqa: E402
+import kata_game as kg  # noqa: E402
 
 try:
     import torch
@@ -45,7 +46,7 @@ def board(black=(), white=()):
 class BoardTest(unittest.TestCase):
     def test_capture_and_liberties(self):
         # White stone at (1,1) with black on three sides; black fills the last liberty.
-        g = kb.Game([I(1, 0), I(1, 1), I(0, 1), I(9, 9), I(2, 1), I(9, 10), I(1, 2)])
+        g = kg.Game([I(1, 0), I(1, 1), I(0, 1), I(9, 9), I(2, 1), I(9, 10), I(1, 2)])
         self.assertEqual(g.board.c[L(1, 1)], kb.EMPTY)
         self.assertEqual(g.board.c[L(9, 9)], kb.WHITE)
         sp, gl = g.features()
@@ -63,7 +64,7 @@ class BoardTest(unittest.TestCase):
 
     def ko_game(self):
         # Black (1,0) (0,1) (1,2); white (2,0) (3,1) (2,2) (1,1); black (2,1) takes (1,1).
-        return kb.Game([I(1, 0), I(2, 0), I(0, 1), I(3, 1), I(1, 2), I(2, 2), I(10, 10),
+        return kg.Game([I(1, 0), I(2, 0), I(0, 1), I(3, 1), I(1, 2), I(2, 2), I(10, 10),
                         I(1, 1), I(2, 1)])
 
     def test_ko_plane_and_legality(self):
@@ -91,12 +92,12 @@ class BoardTest(unittest.TestCase):
         self.assertEqual(g.superko_banned(), set())
 
     def test_suicide_illegal(self):
-        g = kb.Game([I(1, 0), I(10, 10), I(0, 1)])  # white to move, (0,0) is suicide
+        g = kg.Game([I(1, 0), I(10, 10), I(0, 1)])  # white to move, (0,0) is suicide
         self.assertFalse(g.legal_mask()[I(0, 0)])
         self.assertTrue(g.legal_mask()[I(2, 0)])
 
     def test_history_planes(self):
-        g = kb.Game([I(3, 3), I(15, 15), kb.PASS])
+        g = kg.Game([I(3, 3), I(15, 15), kb.PASS])
         sp0, gl0 = g.features(max_history=0)
         self.assertEqual(sp0[9:14].sum() + gl0[:5].sum(), 0)
         sp5, gl5 = g.features(max_history=5)
@@ -107,11 +108,11 @@ class BoardTest(unittest.TestCase):
 
     def test_pass_end_suppressed_when_losing(self):
         # white to move after black's pass, on an empty board white wins by komi: kept
-        g = kb.Game([kb.PASS])
+        g = kg.Game([kb.PASS])
         self.assertEqual(g.features()[1][14], 1)
         # black to move after white's pass, one stone each: black would lose by komi
         # if the game ended -> the flag is hidden (passing hacks)
-        g = kb.Game([kb.PASS, I(3, 3), I(15, 15), kb.PASS])
+        g = kg.Game([kb.PASS, I(3, 3), I(15, 15), kb.PASS])
         self.assertEqual(g.features()[1][14], 0)
         self.assertEqual(g.features(passing_hacks=False)[1][14], 1)
 
@@ -124,7 +125,7 @@ class LadderTest(unittest.TestCase):
     def test_ladder_works(self):
         b = board(self.BLACK + [(2, 3)], [(3, 3)])
         self.assertTrue(kb.ladder_captured(b, L(3, 3)))
-        g = kb.Game()
+        g = kg.Game()
         g.board = b
         sp, _ = g.features()
         self.assertEqual(sp[14, 3, 3], 1)
@@ -135,7 +136,7 @@ class LadderTest(unittest.TestCase):
     def test_ladder_breaker(self):
         b = board(self.BLACK + [(2, 3)], [(3, 3), (16, 16)])
         self.assertFalse(kb.ladder_captured(b, L(3, 3)))
-        g = kb.Game()
+        g = kg.Game()
         g.board = b
         self.assertEqual(g.features()[0][14].sum(), 0)
 
@@ -145,7 +146,7 @@ class LadderTest(unittest.TestCase):
         lad, working = kb.ladders(b)
         self.assertEqual(lad, {L(3, 3)})
         self.assertEqual(set(working[L(3, 3)]), {L(2, 3), L(3, 4)})
-        g = kb.Game()
+        g = kg.Game()
         g.board = b  # black to move: the laddered stone is the opponent's -> plane 17
         sp = g.features()[0]
         self.assertEqual(sp[17, 3, 2] + sp[17, 4, 3], 2)
@@ -173,7 +174,7 @@ class AreaTest(unittest.TestCase):
             self.assertEqual(ar[L(x, y)], kb.WHITE, (x, y))
         self.assertEqual(ar[L(10, 10)], kb.BLACK)  # a stone, counted as it stands
         self.assertNotIn(L(10, 11), ar)  # open space with both colours around
-        g = kb.Game()
+        g = kg.Game()
         g.board = b  # black to move: white area is the opponent's plane 19
         sp, _ = g.features()
         self.assertEqual(sp[19, 0, 1], 1)
