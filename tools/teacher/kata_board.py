@@ -21,7 +21,6 @@ EMPTY, BLACK, WHITE, WALL = 0, 1, 2, 3
 ADJ = (-W, -1, 1, W)  # same order as KataGo's adj_offsets (up, left, right, down)
 LOCS = [(y + 1) * W + x + 1 for y in range(SIZE) for x in range(SIZE)]  # policy idx -> loc
 IDX = {loc: i for i, loc in enumerate(LOCS)}
-NUM_SPATIAL, NUM_GLOBAL = 22, 19
 LADDER_BUDGET = 25000  # KataGo's MAX_LADDER_SEARCH_NODE_BUDGET
 
 _rng = random.Random(20240817)

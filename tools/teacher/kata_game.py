@@ -12,9 +12,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kata_board import (  # noqa: E402
-    BLACK, EMPTY, IDX, LOCS, NPOS, NUM_GLOBAL, NUM_SPATIAL, PASS, SIZE, WHITE, Board, area,
-    idx_to_loc, ladders,
+    BLACK, EMPTY, IDX, LOCS, NPOS, PASS, SIZE, WHITE, Board, area, idx_to_loc, ladders,
 )
+
+NUM_SPATIAL, NUM_GLOBAL = 22, 19  # the V7 input planes and global inputs
 
 
 class Game:

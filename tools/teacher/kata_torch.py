@@ -265,7 +265,7 @@ def read_model(data):
     if not 12 <= v <= 17:
         raise ModelError("model version %d not supported (12..17)" % v)
     m["n_spatial"], m["n_global"] = r.int("inputs"), r.int("global inputs")
-    if (m["n_spatial"], m["n_global"]) != (kb.NUM_SPATIAL, kb.NUM_GLOBAL):
+    if (m["n_spatial"], m["n_global"]) != (kg.NUM_SPATIAL, kg.NUM_GLOBAL):
         raise ModelError("inputs %d+%d, only V7 features (22+19) supported" % (m["n_spatial"], m["n_global"]))
     mult = [20.0, 20.0, 20.0, 20.0, 40.0, 0.25, 30.0]
     if v >= 13:
