@@ -446,14 +446,23 @@ fn a_refused_answer_resyncs() {
     let mut r = Referee::new(9, Dialect::Riddles, Color::Black);
     let mut bot = start(&r);
     r.play_out(&mut bot, 4, |_| false);
-    // the engine throws our next answer away and the opponent moves
+    // asked again out of turn: the engine throws our answer away, both
+    // sides move, and the field no longer fits our board
     for l in r.update() {
         bot.send(&l);
     }
     let (answer, _) = bot.ask(r.bank_ms);
-    r.read(&answer);
+    let thrown = r.read(&answer);
     r.play(Move::Pass);
-    r.opponent_move(false);
+    // not on the thrown point: there the field would agree with us
+    let moves: Vec<_> = r
+        .game
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| m != thrown && m != Move::Pass)
+        .collect();
+    let k = r.rng.below(moves.len());
+    r.play(moves[k]);
     r.play_out(&mut bot, 6, |_| false);
     let f = clean_exit(bot);
     assert_eq!(f.warnings("resync"), 1, "{}", f.stderr);
