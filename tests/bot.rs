@@ -277,12 +277,18 @@ impl Referee {
 
     /// The opponent: a capture if there is one, else any sensible point.
     fn opponent_move(&mut self, pass: bool) -> Move {
+        self.opponent_move_except(pass, None)
+    }
+
+    /// The random mover, never playing `except`.
+    fn opponent_move_except(&mut self, pass: bool, except: Option<Move>) -> Move {
         let b = self.game.board();
         let c = b.to_move();
         let moves: Vec<_> = self
             .game
             .legal_moves()
             .into_iter()
+            .filter(|&m| Some(m) != except)
             .filter_map(Move::point)
             .filter(|&p| !b.is_eye(c, p))
             .collect();
@@ -455,14 +461,7 @@ fn a_refused_answer_resyncs() {
     let thrown = r.read(&answer);
     r.play(Move::Pass);
     // not on the thrown point: there the field would agree with us
-    let moves: Vec<_> = r
-        .game
-        .legal_moves()
-        .into_iter()
-        .filter(|&m| m != thrown && m != Move::Pass)
-        .collect();
-    let k = r.rng.below(moves.len());
-    r.play(moves[k]);
+    r.opponent_move_except(false, Some(thrown));
     r.play_out(&mut bot, 6, |_| false);
     let f = clean_exit(bot);
     assert_eq!(f.warnings("resync"), 1, "{}", f.stderr);
