@@ -280,7 +280,8 @@ impl Referee {
         self.opponent_move_except(pass, None)
     }
 
-    /// The random mover, never playing `except`.
+    /// As `opponent_move` (a capture if there is one, else any sensible
+    /// point), never playing `except`.
     fn opponent_move_except(&mut self, pass: bool, except: Option<Move>) -> Move {
         let b = self.game.board();
         let c = b.to_move();
@@ -308,10 +309,9 @@ impl Referee {
         mv
     }
 
-    /// Plays `turns` of the bot's turns; the opponent passes when
-    /// `passes(turn)` says so.
     /// Plays up to `turns` turns of each, or until the game ends by its
-    /// rules (under Riddles.io's, a ko retake or a second own pass).
+    /// rules (under Riddles.io's, a ko retake or a second own pass); the
+    /// opponent passes when `passes(turn)` says so.
     fn play_out(&mut self, bot: &mut Bot, turns: usize, passes: impl Fn(usize) -> bool) {
         for t in 0..turns {
             if self.game.to_move() != self.bot {
