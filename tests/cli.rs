@@ -283,6 +283,39 @@ fn bench_times_a_network_from_its_file() {
     assert!(e.contains("TGPOLNN"), "{e}");
 }
 
+/// `bench --search --net-file` searches with that network as the prior,
+/// and the bot refuses a network file it cannot use rather than play on
+/// with the built-in one.
+#[test]
+fn the_search_and_the_bot_take_a_network_file() {
+    let pooled = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/games/go/net/tiny-pooled/policy.net"
+    );
+    let args = [
+        "bench",
+        "--search",
+        "--playouts",
+        "300",
+        "--seconds",
+        "0.01",
+    ];
+    let checksum = |out: String| {
+        assert!(out.contains("net_evaluations: "), "{out}");
+        out.lines()
+            .find(|l| l.starts_with("checksum: "))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string()
+    };
+    let built_in = checksum(ok(&args, ""));
+    let other = checksum(ok(&[&args[..], &["--net-file", pooled]].concat(), ""));
+    assert_ne!(built_in, other);
+    let e = fails(&["bot", "--net-file", "/nonexistent.net"], FIRST_MOVE_9X9);
+    assert!(e.contains("/nonexistent.net"), "{e}");
+    let e = fails(&["bot", "--net-file", "Cargo.toml"], FIRST_MOVE_9X9);
+    assert!(e.contains("TGPOLNN"), "{e}");
+}
+
 #[test]
 fn unknown_subcommand_fails() {
     let e = fails(&["frobnicate"], "");

@@ -284,6 +284,29 @@ fn the_policy_network_shows_its_likeliest_moves() {
     assert_eq!(e.ok("known_command tengen-policy"), "true");
 }
 
+/// `--net-file` puts another network in play: the policy shown is that
+/// file's, not the built-in network's.
+#[test]
+fn a_network_file_replaces_the_built_in_policy() {
+    let pooled = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/games/go/net/tiny-pooled/policy.net"
+    );
+    let builtin = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/go/net/policy.net");
+    let policy = |args: &[&str]| {
+        let mut e = Engine::start(&[&["--seconds", "0.03"], args].concat());
+        e.ok("play b D4");
+        e.ok("tengen-policy 5")
+    };
+    let default = policy(&[]);
+    assert_eq!(policy(&["--net-file", builtin]), default);
+    assert_ne!(policy(&["--net-file", pooled]), default);
+    assert_eq!(
+        Engine::start(&["--net-file", "/nonexistent.net"]).exit_code(),
+        Some(1)
+    );
+}
+
 /// Reads one line of output (without its end of line).
 fn line(e: &mut Engine) -> String {
     let mut l = String::new();

@@ -24,8 +24,9 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let positions = take_switch(&mut args, "--positions");
     let search = take_switch(&mut args, "--search");
-    let net_file = super::take_flag(&mut args, "--net-file")?;
-    let net = take_switch(&mut args, "--net") || net_file.is_some();
+    let net_switch = take_switch(&mut args, "--net");
+    // a file alone asks for the network bench, as --net does
+    let net = super::install_net_file(&mut args)? && !search || net_switch;
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));
@@ -50,7 +51,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let config = search_config(&mut args)?;
     no_more_args(&args)?;
-    if search && net {
+    if search && net_switch {
         return Err(ToolError::usage(
             "--search and --net are two benches: pick one",
         ));
@@ -58,15 +59,8 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     if search {
         return Ok(search_bench(size, seconds, count, seed, config));
     }
-    if let Some(path) = net_file {
-        let bytes = std::fs::read(&path)
-            .map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
-        let net = Net::from_bytes(&bytes)
-            .map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
-        return Ok(net_bench(&net, size, seconds, count, seed));
-    }
     if net {
-        return Ok(net_bench(Net::builtin(), size, seconds, count, seed));
+        return Ok(net_bench(Net::active(), size, seconds, count, seed));
     }
     let starts = if positions {
         midgame_positions(size, seed)

@@ -20,19 +20,20 @@ tengen: a Go bot for the TheAIGames / Riddles.io arena
 
 usage:
   tengen                 the arena bot: reads the engine's lines on stdin
-  tengen bot [--set NAME=VALUE]...
+  tengen bot [--set NAME=VALUE]... [--net-file FILE]
                          the arena bot with search parameters changed
-                         (tengen bot --help lists them)
+                         (tengen bot --help lists them), or with the
+                         policy network of a weight file
   tengen score [--komi K]
                          Tromp-Taylor count of an X/O/- diagram on stdin
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
                [--search [--playouts N] [--set NAME=VALUE]...]
-               [--net | --net-file FILE]
+               [--net] [--net-file FILE]
                          playouts per second, one thread (--net: policy
                          network evaluations and their likeliest moves;
-                         --net-file: the same for a weight file)
-  tengen gtp [--seconds S] [--set NAME=VALUE]...
+                         --net-file: with that network, not the built-in)
+  tengen gtp [--seconds S] [--set NAME=VALUE]... [--net-file FILE]
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)
   tengen learn [--player NAME] [--teacher] [--out FILE] SGF...
@@ -93,12 +94,14 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "planes" => planes::run(args, &read_stdin()?),
         "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
         "bot" => {
+            install_net_file(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
             exited(crate::protocol::run_bot(config), "the bot")
         }
         "gtp" => {
             let secs: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(1.0);
+            install_net_file(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
             if !(secs.is_finite() && secs > 0.0 && secs < 1e6) {
@@ -195,6 +198,23 @@ pub fn search_config(args: &mut Vec<String>) -> Result<Config, ToolError> {
             .map_err(|e| ToolError::usage(format!("--set {e}")))?;
     }
     Ok(config)
+}
+
+/// Takes `--net-file FILE` out of `args` and puts that policy network in
+/// play instead of the built-in one, for this process (a network tried
+/// before it is built in). A file that cannot be read is an error, never
+/// a silent fall back to the built-in network.
+pub fn install_net_file(args: &mut Vec<String>) -> Result<bool, ToolError> {
+    let Some(path) = take_flag(args, "--net-file")? else {
+        return Ok(false);
+    };
+    let bytes =
+        std::fs::read(&path).map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
+    let net = crate::games::go::net::Net::from_bytes(&bytes)
+        .map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
+    crate::games::go::net::Net::install(net).map_err(ToolError::input)?;
+    log::info!("policy network from {path}");
+    Ok(true)
 }
 
 /// A tool's failure: the message for stderr and the exit code.

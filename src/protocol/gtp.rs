@@ -263,7 +263,7 @@ impl Engine {
             _ => return Err("syntax error".into()),
         };
         let b = game.board();
-        let lines: Vec<String> = Net::builtin()
+        let lines: Vec<String> = Net::active()
             .likeliest(b, n)
             .iter()
             .map(|&(p, prob)| format!("{} {:.1}", coord::to_gtp(b, Move::Play(p)), 100.0 * prob))

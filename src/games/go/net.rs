@@ -48,7 +48,10 @@ struct Layer {
     pooled: Vec<f32>,
 }
 
-/// A policy network; [`Net::builtin`] is the one in the binary.
+/// The network in play, set once (see [`Net::active`]).
+static ACTIVE: OnceLock<Net> = OnceLock::new();
+
+/// A policy network; [`Net::active`] is the one the bot plays with.
 pub struct Net {
     layers: Vec<Layer>,
     /// The widest layer: every buffer keeps this many values a point.
@@ -58,17 +61,27 @@ pub struct Net {
 }
 
 impl Net {
-    /// Whether the search asks the built-in network about `b`: only on
+    /// Whether the search asks the network about `b`: only on
     /// 19x19, the one size it learnt (on 9x9 nearly every point is near
     /// an edge, which it only saw on the rim of a large board).
     pub fn knows(b: &Board) -> bool {
         b.width() == 19 && b.height() == 19
     }
 
-    /// The network in the binary, read once.
-    pub fn builtin() -> &'static Net {
-        static NET: OnceLock<Net> = OnceLock::new();
-        NET.get_or_init(|| Net::from_bytes(BUILTIN).expect("the built-in net/policy.net is valid"))
+    /// The network in play: one [`Net::install`] put in place, else the
+    /// one in the binary, read on first use.
+    pub fn active() -> &'static Net {
+        ACTIVE
+            .get_or_init(|| Net::from_bytes(BUILTIN).expect("the built-in net/policy.net is valid"))
+    }
+
+    /// Puts `net` in play in place of the built-in one (`--net-file`, to
+    /// try a network without building it in). Only before the first
+    /// [`Net::active`]: the search must not change nets mid-game.
+    pub fn install(net: Net) -> Result<(), String> {
+        ACTIVE
+            .set(net)
+            .map_err(|_| "a network is already in play".to_string())
     }
 
     /// Reads a weight file (format in the module doc).

@@ -274,7 +274,7 @@ pub fn add_learned(b: &Board, cfg: &PriorConfig, children: &mut [Prior]) {
 /// [`add_learned`] gives. Only sensible moves get one (never a point the
 /// rules refuse).
 pub fn add_net(b: &Board, cfg: &PriorConfig, out: &mut Vec<Prior>) {
-    for (p, prob) in Net::builtin().policy(b) {
+    for (p, prob) in Net::active().policy(b) {
         let bonus = cfg.net * prob.powf(cfg.net_power);
         out.push(Prior {
             action: p.0,

@@ -161,7 +161,7 @@ impl Engine {
                 .plan(b.empty_points().len(), b.area(), Duration::ZERO);
             read_at + plan.soft
         });
-        let policy = Net::builtin().policy(game.board());
+        let policy = Net::active().policy(game.board());
         let slice = tags
             .interval
             .unwrap_or(Duration::from_millis(200))
@@ -346,7 +346,7 @@ impl Engine {
     /// of red, and the five likeliest labelled with their percentages.
     pub(super) fn gfx_policy(&self) -> Reply {
         let b = self.game.board();
-        let mut policy = Net::builtin().policy(b);
+        let mut policy = Net::active().policy(b);
         policy.sort_by(|x, y| y.1.total_cmp(&x.1));
         let top = policy.first().map_or(1.0, |x| x.1).max(1e-6);
         // shades of red by the share of the likeliest move's probability

@@ -267,7 +267,10 @@ fn agrees_with_its_trainer(net: &Net, check: &str) {
 
 #[test]
 fn the_builtin_network_agrees_with_its_trainer() {
-    agrees_with_its_trainer(Net::builtin(), include_str!("check.txt"));
+    agrees_with_its_trainer(
+        &Net::from_bytes(super::BUILTIN).unwrap(),
+        include_str!("check.txt"),
+    );
 }
 
 /// A tiny residual net trained and exported by the tools (a first layer,
@@ -313,7 +316,7 @@ fn the_policy_covers_the_sensible_moves_only() {
     )
     .unwrap();
     assert_eq!(b.to_move(), Color::Black);
-    let policy = Net::builtin().policy(&b);
+    let policy = Net::active().policy(&b);
     let total: f32 = policy.iter().map(|m| m.1).sum();
     assert!(close(total, 1.0, 1e-5), "{total}");
     let empty = b.empty_points().len();
@@ -383,9 +386,9 @@ fn the_policy_never_offers_a_point_the_rules_refuse() {
     )
     .unwrap();
     let fill = b.point(1, 1);
-    let offered = |b: &Board| Net::builtin().policy(b).iter().any(|m| m.0 == fill);
+    let offered = |b: &Board| Net::active().policy(b).iter().any(|m| m.0 == fill);
     assert!(offered(&b));
     b.set_legality(Legality::EmptyNeighbour);
     assert!(!offered(&b));
-    assert!(!Net::builtin().policy(&b).is_empty());
+    assert!(!Net::active().policy(&b).is_empty());
 }
