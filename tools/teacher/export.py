@@ -3,12 +3,15 @@
 and the logits the trainer's own network computes for a few positions, so
 that a Rust test can hold the bot's inference to them.
 
-usage: tools/teacher/export.py [--check N] WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
+usage: tools/teacher/export.py [--check N] [--int8] WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
        tools/teacher/export.py --half OUT.npz WEIGHTS.npz
 
 Writes OUT_DIR/policy.net (format: the doc of src/games/go/net.rs) and
 OUT_DIR/check.txt: N positions of EXAMPLES (from to_planes.py), one a
 line: the hex planes, then the 361 logits to 4 decimals, comma-separated.
+With --int8, policy.net holds the weights as int8 with a scale an output
+channel (a quarter of the size; the check logits are those of the
+quantised weights).
 With --half, writes the weights as float16 instead, compressed, to keep a
 wide net in data/nets at half the size (train.py reads them as float32).
 The bot's built-in network lives in src/games/go/net/. Needs numpy and
@@ -24,10 +27,32 @@ import sys
 from train import N, load_weights, plane_count, save_weights
 
 
-def net_bytes(layers, skip):
+def quantise(w):
+    """Weights HWIO as int8 and one float32 scale an output channel (the
+    largest magnitude of the channel's weights maps to 127): `q * scales`
+    stands for `w`."""
+    import numpy as np
+
+    top = np.abs(w).reshape(-1, w.shape[-1]).max(axis=0)
+    scales = np.where(top > 0, top / 127, 1).astype(np.float32)
+    q = np.clip(np.rint(w / scales), -127, 127).astype(np.int8)
+    return q, scales
+
+
+def dequantised(layers):
+    """`layers` with their weights as the int8 file stores them: what the
+    bot computes with, so the check logits are those of the file."""
+    out = []
+    for layer in layers:
+        q, scales = quantise(layer[0])
+        out.append(((q * scales).astype("float32"),) + tuple(layer[1:]))
+    return out
+
+
+def net_bytes(layers, skip, int8=False):
     """The weight file: layers (weights HWIO, biases[, pooled matrix]) and
-    the skip flags."""
-    out = [b"TGPOLNN3", struct.pack("<I", len(layers))]
+    the skip flags; with `int8`, the weights quantised (TGPOLNN4)."""
+    out = [b"TGPOLNN4" if int8 else b"TGPOLNN3", struct.pack("<I", len(layers))]
     for layer, s in zip(layers, skip):
         w, b = layer[:2]
         k, k2, cin, cout = w.shape
@@ -37,7 +62,13 @@ def net_bytes(layers, skip):
         if pooled is not None and pooled.shape != (2 * cin, cout):
             raise ValueError(f"a pooled matrix of shape {pooled.shape} in a {cin} -> {cout} layer")
         out.append(struct.pack("<IIIII", k, cin, cout, int(s), int(pooled is not None)))
-        out.append(w.astype("<f4").tobytes(order="C"))
+        if int8:
+            q, scales = quantise(w)
+            out.append(scales.astype("<f4").tobytes())
+            raw = q.tobytes(order="C")
+            out.append(raw + bytes(-len(raw) % 4))
+        else:
+            out.append(w.astype("<f4").tobytes(order="C"))
         out.append(b.astype("<f4").tobytes())
         if pooled is not None:
             out.append(pooled.astype("<f4").tobytes(order="C"))
@@ -63,6 +94,7 @@ def main(argv):
     ap.add_argument("out_dir", nargs="?")
     ap.add_argument("--check", type=int, default=4)
     ap.add_argument("--half", metavar="OUT", help="write the weights in float16 to OUT (.npz)")
+    ap.add_argument("--int8", action="store_true", help="policy.net with int8 weights")
     a = ap.parse_args(argv)
     if a.half and a.examples:
         ap.error("--half takes the weights only")
@@ -81,6 +113,8 @@ def main(argv):
     try:
         params, skip = load_weights(a.weights)
         layers = [tuple(np.asarray(p) for p in layer) for layer in params]
+        if a.int8:
+            layers = dequantised(layers)
         lines = []
         with gzip.open(a.examples, "rt", encoding="utf-8") as f:
             for k, line in enumerate(f):
@@ -97,7 +131,7 @@ def main(argv):
             xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
         logits = net.numpy_logits(layers, np.stack(xs).astype(np.float32), skip)
         os.makedirs(a.out_dir, exist_ok=True)
-        blob = net_bytes(layers, skip)
+        blob = net_bytes(layers, skip, a.int8)
         with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:
             f.write(blob)
         with open(os.path.join(a.out_dir, "check.txt"), "w") as f:

@@ -219,9 +219,10 @@ def from_bytes(blob):
     """The layers and skip flags of a weight file in the bot's format (the
     doc of src/games/go/net.rs; export.py writes it), as numpy arrays: the
     bot's built-in network can be scored or trained on from its own file."""
-    flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2}.get(blob[:8])
+    flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2, b"TGPOLNN4": 2}.get(blob[:8])
     if flags is None:
-        raise ValueError("not a tengen policy network (no TGPOLNN3, 2 or 1 header)")
+        raise ValueError("not a tengen policy network (no TGPOLNN4, 3, 2 or 1 header)")
+    int8 = blob[:8] == b"TGPOLNN4"
     at = 8
 
     def words(n, kind):
@@ -236,7 +237,13 @@ def from_bytes(blob):
     for _ in range(words(1, "I")[0]):
         k, cin, cout = words(3, "I")
         marks = words(flags, "I") + (0, 0)
-        w = np.array(words(k * k * cin * cout, "f"), np.float32).reshape(k, k, cin, cout)
+        n = k * k * cin * cout
+        if int8:
+            scales = np.array(words(cout, "f"), np.float32)
+            q = np.array(words(-(-n // 4), "I"), "<u4").view(np.int8)[:n]
+            w = (q.astype(np.float32) * np.tile(scales, n // cout)).reshape(k, k, cin, cout)
+        else:
+            w = np.array(words(n, "f"), np.float32).reshape(k, k, cin, cout)
         layer = (w, np.array(words(cout, "f"), np.float32))
         if marks[1]:
             layer += (np.array(words(2 * cin * cout, "f"), np.float32).reshape(2 * cin, cout),)

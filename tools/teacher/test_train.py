@@ -144,6 +144,32 @@ class TrainSmokeTest(unittest.TestCase):
                                  in zip(saved, halved) for x, y in zip(a_layer, b_layer)))
             with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
                 export.main(["--half", small, weights, examples])
+            # in int8: within half a step of each channel's scale, and the
+            # check logits are those of the weights as the file holds them
+            quantised = os.path.join(d, "int8")
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(export.main(["--int8", "--check", "2", weights, examples,
+                                              quantised]), 0)
+            with open(os.path.join(quantised, "policy.net"), "rb") as f:
+                self.assertEqual(f.read(8), b"TGPOLNN4")
+            read8, flags8 = train.load_weights(os.path.join(quantised, "policy.net"))
+            self.assertEqual(flags8, flags)
+            for a_layer, b_layer in zip(saved, read8):
+                step = np.abs(a_layer[0]).reshape(-1, a_layer[0].shape[-1]).max(axis=0) / 127
+                self.assertTrue((np.abs(a_layer[0] - b_layer[0]) <= step / 2 + 1e-7).all())
+                self.assertFalse((a_layer[0] == b_layer[0]).all())
+                for x, y in zip(a_layer[1:], b_layer[1:]):
+                    self.assertTrue((x == y).all())
+            import net
+            with open(os.path.join(quantised, "check.txt")) as f:
+                hexes, logits = f.readline().split()
+            planes = train.plane_count(hexes)
+            bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
+                                 bitorder="little")[:planes * 361]
+            x = bits.reshape(planes, 19, 19).transpose(1, 2, 0)[None].astype(np.float32)
+            want = net.numpy_logits(read8, x, flags8)[0]
+            got = np.array([float(v) for v in logits.split(",")])
+            self.assertTrue(np.allclose(got, want, atol=1e-4), np.abs(got - want).max())
             self.assertEqual(train.main(["--channels", "4", "--blocks", "1", "--epochs", "1",
                                          "--batch", "4", "--out", weights, examples]), 0)
             # training on from saved weights keeps their shape and flags

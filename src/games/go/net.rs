@@ -18,7 +18,11 @@
 //! it: the second layer of a residual block. A pooled layer adds to its
 //! biases the board's mean, then its max, of each input channel times its
 //! matrix: a view of the whole board that 3x3 kernels lack. Files headed
-//! `TGPOLNN2` have no pooled flags, `TGPOLNN1` no flags at all.
+//! `TGPOLNN2` have no pooled flags, `TGPOLNN1` no flags at all. Files
+//! headed `TGPOLNN4` are `TGPOLNN3` with each layer's weights quantised:
+//! after the flags, one scale an output channel (f32), then the weights as
+//! i8 (zero-padded to whole words), each standing for itself times its
+//! output channel's scale: a quarter of the size, for a wide network.
 
 use super::planes;
 use crate::go::{Board, Point};
@@ -27,6 +31,8 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 const MAGIC: &[u8; 8] = b"TGPOLNN3";
+/// The third format with its weights in i8.
+const MAGIC_I8: &[u8; 8] = b"TGPOLNN4";
 /// The second format: no pooled flags.
 const MAGIC_SKIPS: &[u8; 8] = b"TGPOLNN2";
 /// The first format: no flags.
@@ -86,11 +92,17 @@ impl Net {
 
     /// Reads a weight file (format in the module doc).
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
-        // how many flags each layer has: skip, then pooled
-        let (rest, flags) = [(MAGIC, 2), (MAGIC_SKIPS, 1), (MAGIC_PLAIN, 0)]
-            .into_iter()
-            .find_map(|(magic, flags)| bytes.strip_prefix(magic).map(|rest| (rest, flags)))
-            .ok_or("not a tengen policy network (no TGPOLNN3, 2 or 1 header)")?;
+        // how many flags each layer has (skip, then pooled), and whether
+        // its weights are quantised
+        let (rest, (flags, quantised)) = [
+            (MAGIC_I8, (2, true)),
+            (MAGIC, (2, false)),
+            (MAGIC_SKIPS, (1, false)),
+            (MAGIC_PLAIN, (0, false)),
+        ]
+        .into_iter()
+        .find_map(|(magic, kind)| bytes.strip_prefix(magic).map(|rest| (rest, kind)))
+        .ok_or("not a tengen policy network (no TGPOLNN4, 3, 2 or 1 header)")?;
         let mut words = rest.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
         if rest.len() % 4 != 0 {
             return Err(format!(
@@ -126,14 +138,27 @@ impl Net {
                     "layer {l}: skips over a layer that takes {before:?} channels, not its {cout}"
                 ));
             }
-            let mut reals = |n: usize| -> Result<Vec<f32>, String> {
-                (0..n)
-                    .map(|_| next_u32().map(f32::from_bits).map_err(String::from))
-                    .collect()
+            let mut words = |n: usize| -> Result<Vec<u32>, String> {
+                (0..n).map(|_| next_u32().map_err(String::from)).collect()
             };
-            let w = reals(k * k * cin * cout)?;
-            let b = reals(cout)?;
-            let pooled = reals(if pooled { 2 * cin * cout } else { 0 })?;
+            let reals = |v: Vec<u32>| -> Vec<f32> { v.into_iter().map(f32::from_bits).collect() };
+            let w = if quantised {
+                let scales = reals(words(cout)?);
+                let n = k * k * cin * cout;
+                let mut w: Vec<f32> = words(n.div_ceil(4))?
+                    .into_iter()
+                    .flat_map(|word| word.to_le_bytes().map(|q| q as i8 as f32))
+                    .collect();
+                w.truncate(n);
+                for (i, x) in w.iter_mut().enumerate() {
+                    *x *= scales[i % cout];
+                }
+                w
+            } else {
+                reals(words(k * k * cin * cout)?)
+            };
+            let b = reals(words(cout)?);
+            let pooled = reals(words(if pooled { 2 * cin * cout } else { 0 })?);
             if w.iter().chain(&b).chain(&pooled).any(|x| !x.is_finite()) {
                 return Err(format!("layer {l}: a weight is not finite"));
             }

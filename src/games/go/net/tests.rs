@@ -392,3 +392,61 @@ fn the_policy_never_offers_a_point_the_rules_refuse() {
     assert!(!offered(&b));
     assert!(!Net::active().policy(&b).is_empty());
 }
+
+/// An int8 file (`TGPOLNN4`) reads as the float file of its weights times
+/// their channel's scales, padding and all; its header is checked.
+#[test]
+fn an_int8_weight_file_reads_as_its_dequantised_weights() {
+    // a hidden layer of 9 x 4 x 5 weights: 180, whole words; the head's 5
+    // need 3 bytes of padding; a pooled layer between them
+    let layers = [(3, P, 4), (3, 4, 5), (1, 5, 1)];
+    let pooled = [false, true, false];
+    let (mut float, mut int8) = (MAGIC.to_vec(), MAGIC_I8.to_vec());
+    let mut s = 11u64;
+    let mut next = move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) as u32
+    };
+    for out in [&mut float, &mut int8] {
+        out.extend((layers.len() as u32).to_le_bytes());
+    }
+    for (&(k, cin, cout), &pool) in layers.iter().zip(&pooled) {
+        for out in [&mut float, &mut int8] {
+            for v in [k, cin, cout, 0, pool as usize] {
+                out.extend((v as u32).to_le_bytes());
+            }
+        }
+        let scales: Vec<f32> = (0..cout)
+            .map(|_| (next() % 1000 + 1) as f32 / 1e5)
+            .collect();
+        let q: Vec<i8> = (0..k * k * cin * cout).map(|_| next() as i8).collect();
+        int8.extend(scales.iter().flat_map(|x| x.to_le_bytes()));
+        int8.extend(q.iter().map(|&v| v as u8));
+        int8.resize(int8.len().next_multiple_of(4), 0);
+        for (i, &v) in q.iter().enumerate() {
+            float.extend((v as f32 * scales[i % cout]).to_le_bytes());
+        }
+        let rest = cout + if pool { 2 * cin * cout } else { 0 };
+        for _ in 0..rest {
+            let x = (next() % 2001) as f32 / 1000.0 - 1.0;
+            float.extend(x.to_le_bytes());
+            int8.extend(x.to_le_bytes());
+        }
+    }
+    assert_eq!(int8.len() % 4, 0);
+    let (a, b) = (
+        Net::from_bytes(&float).unwrap(),
+        Net::from_bytes(&int8).unwrap(),
+    );
+    for (x, y) in a.layers.iter().zip(&b.layers) {
+        assert_eq!((x.k, x.cin, x.cout), (y.k, y.cin, y.cout));
+        assert_eq!((&x.w, &x.b, &x.pooled), (&y.w, &y.b, &y.pooled));
+    }
+    let mut board = Board::new(19, 19);
+    board.play(Move::Play(board.point(3, 3))).unwrap();
+    let planes = planes::encode(&board);
+    assert_eq!(a.logits(&planes, 19, 19), b.logits(&planes, 19, 19));
+    assert!(Net::from_bytes(&int8[..int8.len() - 4]).is_err());
+}
