@@ -26,7 +26,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     let search = take_switch(&mut args, "--search");
     let net_switch = take_switch(&mut args, "--net");
     // a file alone asks for the network bench, as --net does
-    let net = super::install_net_file(&mut args)? && !search || net_switch;
+    let net = (super::install_net_file(&mut args)? && !search) || net_switch;
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));

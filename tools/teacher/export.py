@@ -39,21 +39,19 @@ def quantise(w):
     return q, scales
 
 
-def dequantised(layers):
-    """`layers` with their weights as the int8 file stores them: what the
-    bot computes with, so the check logits are those of the file."""
-    out = []
-    for layer in layers:
-        q, scales = quantise(layer[0])
-        out.append(((q * scales).astype("float32"),) + tuple(layer[1:]))
-    return out
+def dequantised(layers, quantised):
+    """`layers` with their weights as `quantised` (quantise() of each)
+    stands for them: what the bot computes with from the int8 file."""
+    return [((q * scales).astype("float32"),) + tuple(layer[1:])
+            for layer, (q, scales) in zip(layers, quantised)]
 
 
-def net_bytes(layers, skip, int8=False):
+def net_bytes(layers, skip, quantised=None):
     """The weight file: layers (weights HWIO, biases[, pooled matrix]) and
-    the skip flags; with `int8`, the weights quantised (TGPOLNN4)."""
-    out = [b"TGPOLNN4" if int8 else b"TGPOLNN3", struct.pack("<I", len(layers))]
-    for layer, s in zip(layers, skip):
+    the skip flags; given `quantised` (quantise() of each layer's
+    weights), those in their place (TGPOLNN4)."""
+    out = [b"TGPOLNN4" if quantised else b"TGPOLNN3", struct.pack("<I", len(layers))]
+    for i, (layer, s) in enumerate(zip(layers, skip)):
         w, b = layer[:2]
         k, k2, cin, cout = w.shape
         if k != k2 or b.shape != (cout,):
@@ -62,8 +60,8 @@ def net_bytes(layers, skip, int8=False):
         if pooled is not None and pooled.shape != (2 * cin, cout):
             raise ValueError(f"a pooled matrix of shape {pooled.shape} in a {cin} -> {cout} layer")
         out.append(struct.pack("<IIIII", k, cin, cout, int(s), int(pooled is not None)))
-        if int8:
-            q, scales = quantise(w)
+        if quantised:
+            q, scales = quantised[i]
             out.append(scales.astype("<f4").tobytes())
             raw = q.tobytes(order="C")
             out.append(raw + bytes(-len(raw) % 4))
@@ -113,8 +111,10 @@ def main(argv):
     try:
         params, skip = load_weights(a.weights)
         layers = [tuple(np.asarray(p) for p in layer) for layer in params]
-        if a.int8:
-            layers = dequantised(layers)
+        quantised = [quantise(layer[0]) for layer in layers] if a.int8 else None
+        if quantised:
+            # the check logits are those of the weights as stored
+            layers = dequantised(layers, quantised)
         lines = []
         with gzip.open(a.examples, "rt", encoding="utf-8") as f:
             for k, line in enumerate(f):
@@ -131,7 +131,7 @@ def main(argv):
             xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
         logits = net.numpy_logits(layers, np.stack(xs).astype(np.float32), skip)
         os.makedirs(a.out_dir, exist_ok=True)
-        blob = net_bytes(layers, skip, a.int8)
+        blob = net_bytes(layers, skip, quantised)
         with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:
             f.write(blob)
         with open(os.path.join(a.out_dir, "check.txt"), "w") as f:
