@@ -4,8 +4,9 @@
 //! `tools/teacher/train.py` and exported by `tools/teacher/export.py`. One
 //! thread, no allocation past the first call's buffers. Layers whose
 //! outputs come in sixteens run with AVX2 and FMA where the CPU has them
-//! (checked at run time: the arena's CPU is unknown), the rest point by
-//! point in plain loops the compiler vectorises as the target allows.
+//! (checked at run time: the arena's CPU is unknown), 3x3 ones by
+//! Winograd's transform (`net/winograd.rs`), the rest point by point in
+//! plain loops the compiler vectorises as the target allows.
 //!
 //! The weight file, little-endian: the 8 bytes `TGPOLNN3`, the number of
 //! layers (u32), then per layer its kernel size, input and output channels,
@@ -53,6 +54,9 @@ struct Layer {
     skip: bool,
     /// The pooled bias's matrix: `2 * cin` rows of `cout` (empty if none).
     pooled: Vec<f32>,
+    /// The weights for Winograd's transform, if the layer and the CPU
+    /// suit it (empty if not).
+    wino: Vec<f32>,
 }
 
 /// The network in play, set once (see [`Net::active`]).
@@ -164,6 +168,7 @@ impl Net {
                 return Err(format!("layer {l}: a weight is not finite"));
             }
             layers.push(Layer {
+                wino: transformed(k, cin, cout, &w),
                 k,
                 cin,
                 cout,
@@ -203,24 +208,18 @@ impl Net {
     /// a `w` x `h` board ([`planes::encode`]).
     pub fn logits(&self, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
         thread_local! {
-            static BUFFERS: RefCell<[Vec<f32>; 3]> = const { RefCell::new([Vec::new(), Vec::new(), Vec::new()]) };
+            static BUFFERS: RefCell<[Vec<f32>; 4]> = const { RefCell::new([const { Vec::new() }; 4]) };
         }
         BUFFERS.with(|cell| {
-            let [cur, next, kept] = &mut *cell.borrow_mut();
-            self.run(planes, w, h, cur, next, kept)
+            let [cur, next, kept, scratch] = &mut *cell.borrow_mut();
+            self.run(planes, w, h, [cur, next, kept, scratch])
         })
     }
 
-    /// `kept` holds a block's input for the layer that skips over it.
-    fn run(
-        &self,
-        planes: &[u8],
-        w: usize,
-        h: usize,
-        cur: &mut Vec<f32>,
-        next: &mut Vec<f32>,
-        kept: &mut Vec<f32>,
-    ) -> Vec<f32> {
+    /// The buffers: the layer's input, its output, a block's input kept
+    /// for the layer that skips over it, the transforms' scratch.
+    fn run(&self, planes: &[u8], w: usize, h: usize, buffers: [&mut Vec<f32>; 4]) -> Vec<f32> {
+        let [cur, next, kept, scratch] = buffers;
         let (pad, c) = (self.pad, self.width);
         let stride = w + 2 * pad;
         let cells = stride * (h + 2 * pad);
@@ -263,7 +262,7 @@ impl Net {
                 add,
                 relu: l != last,
             };
-            conv(step, grid, cur, next);
+            conv(step, grid, cur, next, scratch);
             std::mem::swap(cur, next);
         }
         (0..area)
@@ -370,8 +369,17 @@ struct Step<'a> {
 }
 
 /// One layer into `next`: with 8-lane fused multiply-adds where the CPU
-/// has them ([`avx::conv`]), else point by point.
-fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32]) {
+/// has them, by Winograd's transform for a 3x3 kernel ([`winograd::conv`])
+/// or directly ([`avx::conv`]), else point by point.
+fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32], scratch: &mut Vec<f32>) {
+    #[cfg(target_arch = "x86_64")]
+    if !step.layer.wino.is_empty() {
+        // SAFETY: `wino` is only filled where the layer fits and the CPU
+        // has the features ([`transformed`])
+        return unsafe { winograd::conv(step, &step.layer.wino, g, cur, next, scratch) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = scratch;
     #[cfg(target_arch = "x86_64")]
     if step.layer.cout.is_multiple_of(avx::LANES)
         && std::arch::is_x86_feature_detected!("avx2")
@@ -425,9 +433,24 @@ fn store(acc: &mut [f32], step: Step, at: usize, next: &mut [f32]) {
     }
 }
 
+/// A layer's weights for [`winograd::conv`] where the layer and this CPU
+/// suit it, else none.
+fn transformed(k: usize, cin: usize, cout: usize, w: &[f32]) -> Vec<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if winograd::fits(k, cin, cout) {
+        return winograd::weights(w, cin, cout);
+    }
+    let _ = (k, cin, cout, w);
+    Vec::new()
+}
+
 #[cfg(target_arch = "x86_64")]
 #[path = "net/avx.rs"]
 mod avx;
+
+#[cfg(target_arch = "x86_64")]
+#[path = "net/winograd.rs"]
+mod winograd;
 
 #[cfg(test)]
 #[path = "net/tests.rs"]

@@ -221,6 +221,20 @@ fn layers_of_16_and_32_channels_agree_with_the_reference() {
     let skips = [false, false, false, true, false, false];
     let pooled = [false, false, false, true, false, false];
     let net = Net::from_bytes(&weight_file(&layers, Some(&skips), Some(&pooled), 11)).unwrap();
+    // the 3x3 layers with inputs in eights go through Winograd's
+    // transform where the CPU can: both ways are checked here
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
+        let wino: Vec<bool> = net.layers.iter().map(|l| !l.wino.is_empty()).collect();
+        let want: Vec<bool> = layers
+            .iter()
+            .map(|&(k, cin, _)| avx && k == 3 && cin % 8 == 0)
+            .collect();
+        assert_eq!(wino, want);
+        assert_eq!(&wino[1..4], [avx; 3]);
+    }
     for w in 1..=13 {
         let h = 3 + w % 4;
         let mut b = Board::new(w, h);
