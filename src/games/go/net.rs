@@ -381,10 +381,7 @@ fn conv(step: Step, g: Grid, cur: &[f32], next: &mut [f32], scratch: &mut Vec<f3
     #[cfg(not(target_arch = "x86_64"))]
     let _ = scratch;
     #[cfg(target_arch = "x86_64")]
-    if step.layer.cout.is_multiple_of(avx::LANES)
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
-    {
+    if step.layer.cout.is_multiple_of(avx::LANES) && avx::usable() {
         // SAFETY: the CPU has both features, just checked
         return unsafe { avx::conv(step, g, cur, next) };
     }

@@ -16,6 +16,12 @@ pub const LANES: usize = 16;
 /// the 16 registers (measured 4 % faster than 4 points).
 const POINTS: usize = 6;
 
+/// Whether this CPU has AVX2 and FMA, which the kernels here and in
+/// `winograd.rs` need (checked at run time: the arena's CPU is unknown).
+pub fn usable() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
 /// One layer into `next` (as [`super::conv_points`]), for `layer.cout` a
 /// multiple of [`LANES`].
 ///

@@ -225,8 +225,7 @@ fn layers_of_16_and_32_channels_agree_with_the_reference() {
     // transform where the CPU can: both ways are checked here
     #[cfg(target_arch = "x86_64")]
     {
-        let avx = std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("fma");
+        let avx = avx::usable();
         let wino: Vec<bool> = net.layers.iter().map(|l| !l.wino.is_empty()).collect();
         let want: Vec<bool> = layers
             .iter()

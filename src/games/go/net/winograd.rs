@@ -13,14 +13,13 @@
 //! names one of a tile's 16 cells and, after the transforms, one of the
 //! 16 products.
 
+use super::avx::{self, LANES};
 use super::{store, Grid, Step};
 use std::arch::x86_64::{
     __m256, _mm256_add_ps, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps,
     _mm256_setzero_ps, _mm256_storeu_ps, _mm256_sub_ps,
 };
 
-/// Output channels one pass of the products sums: two 8-lane vectors.
-const LANES: usize = 16;
 /// Tiles one pass of the products sums: 6 x 2 sums, 2 weights and a
 /// broadcast input fit the 16 registers.
 const ROWS: usize = 6;
@@ -29,11 +28,7 @@ const ROWS: usize = 6;
 /// here on this CPU: a 3x3 kernel, inputs in eights, outputs in sixteens,
 /// a CPU with AVX2 and FMA.
 pub fn fits(k: usize, cin: usize, cout: usize) -> bool {
-    k == 3
-        && cin.is_multiple_of(8)
-        && cout.is_multiple_of(LANES)
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
+    k == 3 && cin.is_multiple_of(8) && cout.is_multiple_of(LANES) && avx::usable()
 }
 
 /// A 3x3 layer's weights `w` (kernel row, kernel column, input channel,
