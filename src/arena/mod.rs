@@ -25,7 +25,7 @@ mod pool;
 mod process;
 mod record;
 mod referee;
-mod rules;
+pub(crate) mod rules;
 mod sgf;
 mod spec;
 mod start;

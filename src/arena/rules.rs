@@ -66,27 +66,10 @@ pub fn nobody_can_move(game: &Game) -> bool {
     !has_stone_move(&other)
 }
 
-/// The points each side is shown, black's and white's: area, plus komi for
-/// white. The Riddles.io referee counts the area its own way: a side with
-/// no stone has 0, a side facing no stone has the whole board (or 1 for a
-/// lone stone).
+/// The points each side is shown, black's and white's
+/// ([`Rules::shown_points`]).
 pub fn points(game: &Game) -> [f32; 2] {
-    let b = game.board();
-    let s = b.area_score(0.0);
-    let mut area = [s.black, s.white];
-    if game.rules().is_riddles() {
-        let stones = |c: Cell| b.points().filter(|&p| b.at(p) == c).count() as u32;
-        let n = [stones(Cell::Black), stones(Cell::White)];
-        for k in 0..2 {
-            area[k] = match (n[k], n[1 - k]) {
-                (0, _) => 0,
-                (own, 0) if own <= 1 => own,
-                (_, 0) => b.area() as u32,
-                _ => area[k],
-            };
-        }
-    }
-    [area[0] as f32, area[1] as f32 + game.komi()]
+    game.rules().shown_points(game.board(), game.komi())
 }
 
 /// The `-1` marks of the Riddles.io referee 1.0.3, kept as it keeps them:

@@ -4,6 +4,7 @@
 //! and who wins (`docs/protocol.md`).
 
 use super::board::{Board, Legality};
+use super::color::Cell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -73,6 +74,29 @@ impl Rules {
             Rules::Riddles102 => board.empty_points().is_empty(),
             Rules::Riddles103 => !board.has_open_point(),
         }
+    }
+
+    /// The points the engine shows black and white for `board`: area,
+    /// plus `komi` for white. The Riddles.io referee counts its own way: a
+    /// side with no stone has 0, a side facing no stone the whole board
+    /// (or 1 for a lone stone). A field that two stories explain is told
+    /// apart by these.
+    pub fn shown_points(self, board: &Board, komi: f32) -> [f32; 2] {
+        let s = board.area_score(0.0);
+        let mut area = [s.black, s.white];
+        if self.is_riddles() {
+            let stones = |c: Cell| board.points().filter(|&p| board.at(p) == c).count() as u32;
+            let n = [stones(Cell::Black), stones(Cell::White)];
+            for k in 0..2 {
+                area[k] = match (n[k], n[1 - k]) {
+                    (0, _) => 0,
+                    (own, 0) if own <= 1 => own,
+                    (_, 0) => board.area() as u32,
+                    _ => area[k],
+                };
+            }
+        }
+        [area[0] as f32, area[1] as f32 + komi]
     }
 
     /// Whether a pass by the side to move ends the game, given whether the

@@ -1,21 +1,28 @@
 //! Keeping our game in step with the engine. The engine never says what the
 //! opponent played: each turn we compare its field with our board after our
-//! last move and find the one stone (and its captures) or the pass that
-//! explains it. When nothing explains it we take the field as it is and keep
+//! last answer and find the story that explains it ([`story`]): our answer
+//! taken or refused, then the opponent's pass or one stone with its
+//! captures. When nothing explains it we take the field as it is and keep
 //! the history, so superko still knows every position that stood.
 //!
 //! On Riddles.io the fields also tell which version of the referee runs
 //! (`docs/protocol.md`): `-1` marks mean 1.0.3; a point with no empty
-//! neighbour left unmarked means 1.0.2. Until one shows, we play by 1.0.3,
-//! whose legal moves are legal under 1.0.2 too. A `-1` may hide a stone (one
-//! set by a capture on a marked point keeps the mark), so a marked cell
-//! matches a stone or an empty point with no empty neighbour.
+//! neighbour left unmarked, or an opponent's stone only 1.0.2 accepts,
+//! means 1.0.2. Until one shows, we play by 1.0.3, whose legal moves are
+//! legal under 1.0.2 too. A `-1` may hide a stone (one set by a capture on
+//! a marked point keeps the mark), so a marked cell matches a stone or an
+//! empty point with no empty neighbour. Then two stories can show the same
+//! field: the points lines tell most apart; the games they still cannot
+//! tell apart are all kept, and we answer only what each of them accepts.
 
 use super::lines::Line;
 use super::settings::Settings;
 use crate::go::{Board, Cell, Color, Game, Move, Point, Rules};
 use crate::protocol::field::{self, Dialect, FieldCell};
 use crate::search::Horizon;
+use story::{answer, choose, follow, refused, resync};
+
+mod story;
 
 /// A field as read, in colours: each dialect's ids mapped to black and white
 /// by that field's own dialect, so a change of dialect changes nothing.
@@ -67,24 +74,6 @@ impl Seen {
     }
 }
 
-/// The stones that read `-1` once `mv` is played on `before` (giving
-/// `after`), from those that did (`stale`): a stone set on a point with no
-/// empty neighbour keeps that point's mark, as the 1.0.3 referee updates
-/// only empty points; a point emptied loses its mark.
-fn carry(stale: &[bool], before: &Board, after: &Board, mv: Move) -> Vec<bool> {
-    after
-        .points()
-        .enumerate()
-        .map(|(i, p)| match after.at(p) {
-            Cell::Black | Cell::White if mv.point() == Some(p) => {
-                before.nbr_count(p, Cell::Empty) == 0
-            }
-            Cell::Black | Cell::White => stale.get(i).copied().unwrap_or(false),
-            _ => false,
-        })
-        .collect()
-}
-
 /// What the caller needs to answer this turn.
 #[derive(Clone, Debug)]
 pub struct Turn {
@@ -123,7 +112,25 @@ pub struct Table {
     /// Answers the referee refused, with the position (hash) they were
     /// refused in.
     refused: Vec<(u64, Point)>,
+    /// Other games the fields and points so far fit as well as ours: a
+    /// stone under a `-1` can hide which of two captures was played. We
+    /// answer only what all of them accept, and any of them takes over
+    /// when a field rules ours out.
+    alts: Vec<Alt>,
 }
+
+/// A game the fields fit besides ours, with its stale marks and its state
+/// before our last answer.
+#[derive(Clone)]
+struct Alt {
+    game: Game,
+    stale: Vec<bool>,
+    before: Option<(Game, Vec<bool>, Move)>,
+}
+
+/// At most this many other games are kept (a capture hidden under a mark
+/// is rare; several at once rarer still).
+const MAX_ALTS: usize = 8;
 
 impl Table {
     pub fn new() -> Table {
@@ -235,13 +242,7 @@ impl Table {
             game.set_rules(rules);
         }
         self.sync(seen.as_ref(), us);
-        let hash = self.game.as_ref().map(|g| g.board().hash());
-        let avoid = self
-            .refused
-            .iter()
-            .filter(|&&(h, _)| Some(h) == hash)
-            .map(|&(_, p)| p)
-            .collect();
+        let avoid = self.avoid();
         if seen.is_some() {
             self.last = seen;
         }
@@ -259,6 +260,28 @@ impl Table {
             own_moves_to_limit: own,
             avoid,
         }
+    }
+
+    /// Points not to answer: those the referee refused in this very
+    /// position, and those another game the fields fit would refuse.
+    fn avoid(&self) -> Vec<Point> {
+        let Some(game) = &self.game else {
+            return Vec::new();
+        };
+        let hash = game.board().hash();
+        let mut avoid: Vec<Point> = self
+            .refused
+            .iter()
+            .filter(|&&(h, _)| h == hash)
+            .map(|&(_, p)| p)
+            .collect();
+        for p in game.board().points() {
+            let mv = Move::Play(p);
+            if game.is_legal(mv) && self.alts.iter().any(|a| !a.game.is_legal(mv)) {
+                avoid.push(p);
+            }
+        }
+        avoid
     }
 
     /// The rules the fields show: the standard ones on TheAIGames; on
@@ -310,6 +333,7 @@ impl Table {
         if self.game.as_ref().is_some_and(|g| size(g) != (w, h)) {
             log::warn!("the board is now {w}x{h}: starting a new game");
             self.game = None;
+            self.alts.clear();
         }
         let game = self.game.get_or_insert_with(|| Game::new(w, h, komi));
         game.set_komi(komi);
@@ -319,29 +343,63 @@ impl Table {
     fn sync(&mut self, seen: Option<&Seen>, us: Color) {
         let before = self.before_ours.take();
         let marking = self.referee == Some(Rules::Riddles103);
+        let shown = seen.and_then(|s| self.shown_points(s));
+        let loosen = self.referee.is_none();
         let Some(game) = self.game.as_mut() else {
             return;
         };
         let stale = &mut self.stale;
+        let alts = std::mem::take(&mut self.alts);
         let resync_from = match seen {
-            Some(s) => match follow(game, stale, us, s, marking) {
-                Ok(()) => None,
-                Err(why) => match before.and_then(|b| refused(b, us, s, marking)) {
-                    Some((g, marks, hash, p)) => {
-                        log::warn!(
-                            "the referee refused our move at {:?}: turn lost",
-                            g.board().xy(p)
-                        );
-                        self.refused.push((hash, p));
-                        (*game, *stale) = (g, marks);
+            Some(s) => {
+                let (mut stories, why) = follow(game, stale, us, s, marking, loosen);
+                if let Some(b) = before {
+                    stories.extend(refused(b, game.rules(), us, s, marking, loosen));
+                }
+                for alt in alts {
+                    stories.extend(follow(&alt.game, &alt.stale, us, s, marking, loosen).0);
+                    if let Some(b) = alt.before {
+                        stories.extend(refused(b, game.rules(), us, s, marking, loosen));
+                    }
+                }
+                let mut stories = choose(stories, shown).into_iter();
+                match stories.next() {
+                    Some(story) => {
+                        if let Some((hash, p)) = story.refused {
+                            let xy = story.game.board().xy(p);
+                            log::warn!("the referee refused our move at {xy:?}: turn lost");
+                            self.refused.push((hash, p));
+                        }
+                        if story.game.rules() != game.rules() {
+                            log::info!(
+                                "the opponent's stone is legal under 1.0.2 only: \
+                                 the referee is 1.0.2"
+                            );
+                            self.referee = Some(story.game.rules());
+                        }
+                        (*game, *stale) = (story.game, story.stale);
+                        self.alts = stories
+                            .take(MAX_ALTS)
+                            .map(|st| Alt {
+                                game: st.game,
+                                stale: st.stale,
+                                before: None,
+                            })
+                            .collect();
+                        if !self.alts.is_empty() {
+                            log::info!(
+                                "{} other games fit the field: answering what all accept",
+                                self.alts.len()
+                            );
+                        }
                         None
                     }
                     None => {
                         log::warn!("resync from the field: {why}");
                         Some(s)
                     }
-                },
-            },
+                }
+            }
             // asked again with no news: our answer was not taken
             None if self.turns > 0 && game.to_move() != us => match &self.last {
                 Some(last) => {
@@ -364,19 +422,35 @@ impl Table {
             log::warn!("asked to move as {us} with {} to move", game.to_move());
             game.set_to_move(us);
         }
+        for alt in &mut self.alts {
+            alt.game.set_to_move(us);
+        }
     }
 
-    /// Plays our answer on our board.
+    /// Black's and white's points as the engine showed them with `seen`.
+    fn shown_points(&self, seen: &Seen) -> Option<[f64; 2]> {
+        let names = self.settings.names(seen.dialect);
+        let points = |name: &str| {
+            self.points
+                .iter()
+                .rev()
+                .find(|(p, _)| p == name)
+                .map(|&(_, v)| v)
+        };
+        Some([points(&names[0])?, points(&names[1])?])
+    }
+
+    /// Plays our answer on our board (and on the other games that fit).
     pub fn play_ours(&mut self, mv: Move) {
         self.turns += 1;
         if let Some(g) = &mut self.game {
-            let before = g.clone();
-            if let Err(why) = g.play(mv) {
+            if let Err(why) = g.check(mv) {
                 log::error!("our own answer {mv:?} is illegal here: {why}");
             }
-            let stale = carry(&self.stale, before.board(), g.board(), mv);
-            let old = std::mem::replace(&mut self.stale, stale);
-            self.before_ours = mv.point().is_some().then_some((before, old, mv));
+            self.before_ours = answer(g, &mut self.stale, mv);
+        }
+        for alt in &mut self.alts {
+            alt.before = answer(&mut alt.game, &mut alt.stale, mv);
         }
     }
 
@@ -408,108 +482,6 @@ impl Table {
     }
 }
 
-/// Explains the field from our board: no change (if the opponent is to move,
-/// a pass) or one opponent stone with its captures. The stone may hide under
-/// a `-1` mark if it captured. `stale` follows the game ([`carry`]).
-fn follow(
-    game: &mut Game,
-    stale: &mut Vec<bool>,
-    us: Color,
-    seen: &Seen,
-    marking: bool,
-) -> Result<(), String> {
-    let board = game.board();
-    if game.to_move() == us {
-        return if seen.fits(board, stale, marking) {
-            Ok(())
-        } else {
-            Err("the field changed while it was our turn".into())
-        };
-    }
-    if seen.fits(board, stale, marking) {
-        log::debug!("the opponent passed");
-        return game.play(Move::Pass).map(|_| ()).map_err(|e| e.to_string());
-    }
-    let them = us.opp();
-    let ours = board.cells();
-    let at = |i: usize| board.point(i % board.width(), i / board.width());
-    let mut new: Vec<usize> = (0..ours.len())
-        .filter(|&i| ours[i] == Cell::Empty && seen.cells[i] == them.stone())
-        .collect();
-    let mut why = format!("{} new {them} stones", new.len());
-    if new.len() > 1 {
-        return Err(why);
-    }
-    if new.is_empty() {
-        // a capture on a marked point shows no new stone: any marked point
-        // where a stone of theirs captures may be it
-        new = (0..ours.len())
-            .filter(|&i| seen.marked[i] && ours[i] == Cell::Empty)
-            .filter(|&i| board.captures_at(them, at(i)))
-            .collect();
-        why = format!("no new {them} stone, nor a capture under a mark");
-    }
-    for i in new {
-        let p = at(i);
-        let mut next = game.clone();
-        match next.play(Move::Play(p)) {
-            Err(e) => why = format!("the opponent's stone at {:?} is illegal: {e}", board.xy(p)),
-            Ok(_) => {
-                let marks = carry(stale, board, next.board(), Move::Play(p));
-                if seen.fits(next.board(), &marks, marking) {
-                    log::debug!("the opponent played {:?}", board.xy(p));
-                    (*game, *stale) = (next, marks);
-                    return Ok(());
-                }
-                why = "stones changed that the opponent's move does not explain".into();
-            }
-        }
-    }
-    Err(why)
-}
-
-/// The game as it stands if the referee refused our answer and the
-/// opponent then moved: `before` is our game (and its stale marks) before
-/// that answer. Returns it with its marks, the position (hash) the answer
-/// was refused in and the refused point, when the field shows just that.
-fn refused(
-    (mut game, mut stale, mv): (Game, Vec<bool>, Move),
-    us: Color,
-    seen: &Seen,
-    marking: bool,
-) -> Option<(Game, Vec<bool>, u64, Point)> {
-    let p = mv.point()?;
-    if game.to_move() != us {
-        return None;
-    }
-    let hash = game.board().hash();
-    game.lose_turn();
-    follow(&mut game, &mut stale, us, seen, marking).ok()?;
-    Some((game, stale, hash, p))
-}
-
-/// Takes the field as the position, keeping the history. A marked cell
-/// keeps the stone our board has there, if any. Returns the stones left
-/// under marks.
-fn resync(game: &mut Game, us: Color, seen: &Seen) -> Vec<bool> {
-    let ours = game.board().cells();
-    let kept = |i: usize| seen.marked[i] && ours.get(i).is_some_and(|c| c.is_stone());
-    let cells: Vec<Cell> = (0..seen.cells.len())
-        .map(|i| if kept(i) { ours[i] } else { seen.cells[i] })
-        .collect();
-    match Board::from_cells(seen.width, seen.height, &cells) {
-        Ok(mut b) => {
-            b.set_to_move(us);
-            game.reset_position(b);
-            (0..cells.len()).map(kept).collect()
-        }
-        Err(why) => {
-            log::warn!("cannot take the field as a position: {why}");
-            Vec::new()
-        }
-    }
-}
-
 /// The field text of a position in a dialect, for tests and tools.
 pub fn field_text(board: &Board, dialect: Dialect) -> String {
     let black = super::settings::black_id(dialect);
@@ -524,5 +496,7 @@ pub fn field_text(board: &Board, dialect: Dialect) -> String {
     )
 }
 
+#[cfg(test)]
+mod prop;
 #[cfg(test)]
 mod tests;
