@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod evaluate;
 pub mod learn;
 pub mod planes;
 pub mod score;
@@ -42,6 +43,9 @@ usage:
   tengen planes [--size N] [--skip-bad] < POSITIONS
                          a policy network's input planes for move
                          sequences (tengen planes --help)
+  tengen evaluate [--playouts N] [--komi K] [--size N] < POSITIONS
+                         the playouts' win rate and margin for move
+                         sequences (tengen evaluate --help)
   tengen atari-go [--player search|random|greedy] [--seed S]
                  [--first-ms MS] [--turn-ms MS]
                          the CodinGame Atari Go bot on stdin/stdout
@@ -92,6 +96,7 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "bench" => bench::run(args),
         "learn" => learn::run(args),
         "planes" => planes::run(args, &read_stdin()?),
+        "evaluate" => evaluate::run(args, &read_stdin()?),
         "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
         "bot" => {
             install_net_file(&mut args)?;

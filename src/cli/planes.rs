@@ -69,7 +69,7 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
 
 /// The board after `moves` (SGF letter pairs, `..` a pass) from the empty
 /// `size` x `size` board, black first.
-fn replay(size: usize, moves: &str) -> Result<Board, String> {
+pub(crate) fn replay(size: usize, moves: &str) -> Result<Board, String> {
     let bytes = moves.as_bytes();
     if !bytes.len().is_multiple_of(2) {
         return Err("an odd number of letters".into());

@@ -94,6 +94,31 @@ impl Searcher {
         }
     }
 
+    /// What `n` playouts of the search's policy say of `game`'s position,
+    /// from the side to move's view: the share won (a draw half) and the
+    /// mean margin in points, komi counted. The search's only read of a
+    /// position without a tree; `tengen evaluate` compares it with a
+    /// teacher's.
+    pub fn rollouts(&mut self, game: &Game, n: u32) -> (f32, f32) {
+        let root = self.state(game, Horizon { moves_left: None });
+        let mut state = root.clone();
+        let mut amaf = crate::search::tree::Amaf::new(root.actions());
+        let (mut won, mut margin) = (0.0f64, 0.0f64);
+        for _ in 0..n.max(1) {
+            state.clone_from(&root);
+            state.score_weight = 0.0;
+            let black = state.playout(&mut self.rng, &mut amaf);
+            won += f64::from(black);
+            margin += f64::from(state.board.area_margin() as f32 - state.komi);
+        }
+        let n = f64::from(n.max(1));
+        let (won, margin) = ((won / n) as f32, (margin / n) as f32);
+        match game.to_move() {
+            Color::Black => (won, margin),
+            Color::White => (1.0 - won, -margin),
+        }
+    }
+
     /// Forgets the kept tree (a new game).
     pub fn clear(&mut self) {
         self.kept = None;
