@@ -2,6 +2,7 @@
 //! Subcommands run the other tools; `tengen help` lists them ([`tengen::cli`]).
 
 use std::process::ExitCode;
+use tengen::deps::env_logger;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))

@@ -11,6 +11,7 @@ pub mod planes;
 pub mod score;
 pub mod validate;
 
+use crate::deps::log;
 use crate::games::go::{Config, PARAMS};
 use std::io::Read;
 use std::time::Duration;
