@@ -9,5 +9,13 @@ pub use log;
 pub use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 pub use rand_xoshiro::Xoshiro256PlusPlus;
 
+/// Logs to stderr through `log`'s macros, at `warn` unless `RUST_LOG`
+/// says otherwise.
+pub fn init_logger() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+}
+
 #[cfg(test)]
 pub mod lite;

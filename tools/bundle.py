@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """tools/bundle.py: one crate's modules, and the crates it depends on, as
-inline modules of one source, for the uploads that take no dependencies.
+one source file, for the uploads that take no dependencies.
 
-  bundle.py deps OUT        the zip's src/deps.rs: the project's facade
-                            (src/deps.rs) followed by every crate it reaches,
-                            each as `pub mod NAME { ... }`, with the features
-                            the project builds it with (cargo tree)
-  bundle.py single SPEC OUT one source file: the modules SPEC names from
-                            src/ (see tools/codingame/*.spec), the crates
-                            they need and SPEC's `main`
+  bundle.py single SPEC OUT [--from DIR]
+      OUT: the modules SPEC names from src/ (tools/arena.spec,
+      tools/codingame/*.spec; tests and comments left out), inlined, with
+      the facade src/deps.rs holding the crates they use, and SPEC's
+      `main`. The files it includes are listed on stdout, their paths made
+      relative to src/ (where OUT goes). --from: read DIR/src instead.
 
-The crates' code is theirs, as cargo fetched it: comments and tests are
-dropped, `feature = "x"` is settled to what the build enables, and paths are
-moved under the module: `crate::`/`$crate::` gain `deps::NAME::`, another
-crate's name becomes `crate::deps::OTHER`, and `alloc::` becomes `std::`.
+The crates' code is theirs, as cargo fetched it, with the features the
+project builds them with (cargo tree): comments and tests are dropped,
+`feature = "x"` is settled, and paths are moved under the facade:
+`crate::`/`$crate::` gain `deps::NAME::`, another crate's name becomes
+`crate::deps::OTHER`, and `alloc::` becomes `std::`.
 """
 
 import json
@@ -25,6 +25,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 from rustsrc import Tok, close, sig, squeeze, text, tokenize  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# while bundling a single file: the folder it will be compiled in, and the
+# files its include_bytes!/include_str! bring in (their paths made relative)
+INCLUDES = None
+SRC = ROOT  # where the project's src/ is read from (--from DIR)
 FACADE = "deps"  # the project's module through which it reaches its crates
 
 
@@ -167,8 +171,30 @@ def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace
         return None
     out, i, depth = [], 0, 0
     emitted = 0
+    excluded = set()  # child modules left out: `use` items through them go too
     while i < len(toks):
         t = toks[i]
+        if t.kind == "ident" and t.text in ("include_bytes", "include_str") and INCLUDES is not None \
+                and prefix_fn is None:
+            j = sig(toks, sig(toks, sig(toks, i + 1) + 1) + 1)
+            if toks[j].kind == "str":
+                file = os.path.normpath(os.path.join(os.path.dirname(path), toks[j].text.strip('"')))
+                rel = os.path.relpath(file, INCLUDES["base"])
+                INCLUDES["files"].append(file)
+                toks[j] = Tok("str", '"' + rel + '"')
+        if t.kind == "ident" and t.text == "use" and depth == 0 and excluded:
+            first = toks[sig(toks, i + 1)].text
+            if first == "self":
+                first = toks[sig(toks, sig(toks, sig(toks, i + 1) + 1) + 2)].text
+            if first in excluded:
+                start, _ = attrs_before(toks, i)
+                end = i
+                while toks[end].text != ";":
+                    end += 1
+                if keep_rest:
+                    out.extend(toks[emitted:start])
+                emitted = i = end + 1
+                continue
         if t.kind == "punct" and t.text in "{}":
             depth += 1 if t.text == "{" else -1
         if t.kind == "ident" and t.text == "mod" and depth == 0:
@@ -183,6 +209,7 @@ def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace
                 if keep_rest:
                     out.extend(toks[emitted:start])
                 if dead or not want(child):
+                    excluded.add(name)
                     emitted = i = end + 1
                     continue
                 vis = text(toks[start:i]).split("]")[-1].strip() if spans else text(toks[start:i]).strip()
@@ -455,7 +482,7 @@ def retokenize(toks):
 def facade_with_crates(graph, names, keep_lines):
     """src/deps.rs with the crates `names` inside it: a whole-crate
     re-export (`pub use log;`) gives way to the module of that name."""
-    with open(os.path.join(ROOT, "src", FACADE + ".rs"), encoding="utf-8") as f:
+    with open(os.path.join(SRC, "src", FACADE + ".rs"), encoding="utf-8") as f:
         lines = f.read().splitlines(keepends=True)
     out = []
     for line in lines:
@@ -497,9 +524,9 @@ def single(spec_path):
         return not under(p, keep)
 
     if "facade" in spec:  # a stand-in for the facade and its crates
-        path = os.path.join(ROOT, spec["facade"][0])
+        path = os.path.join(SRC, spec["facade"][0])
         deps = text(inline(path, os.path.splitext(path)[0], lambda p: True, []))
-        lib = os.path.join(ROOT, "src", "lib.rs")
+        lib = os.path.join(SRC, "src", "lib.rs")
         body = inline(lib, os.path.dirname(lib), want, [], None, partial, {(FACADE,): deps})
         return squeeze(retokenize(body), keep_lines=True) + "".join(main_text)
     graph = crate_graph()
@@ -512,26 +539,26 @@ def single(spec_path):
             crates.add(c)
             todo.extend(graph[c][2])
     deps = facade_with_crates(graph, crates, keep_lines=False)
-    lib = os.path.join(ROOT, "src", "lib.rs")
+    lib = os.path.join(SRC, "src", "lib.rs")
     body = inline(lib, os.path.dirname(lib), want, [], None, partial, {(FACADE,): deps})
     code = squeeze(retokenize(body), keep_lines=True)
     return code + "".join(main_text)
 
 
 def main(argv):
+    global SRC
+    if len(argv) == 6 and argv[4] == "--from":
+        SRC, argv = os.path.abspath(argv[5]), argv[:4]
     if len(argv) == 4 and argv[1] == "single":
+        global INCLUDES
+        INCLUDES = {"base": os.path.join(SRC, "src"), "files": []}
         code = single(argv[2])
         with open(argv[3], "w", encoding="utf-8") as f:
             f.write(code)
         print(f"bundle.py: {argv[3]}: {len(code)} characters", file=sys.stderr)
-        return 0
-    if len(argv) == 3 and argv[1] == "deps":
-        graph = crate_graph()
-        code = facade_with_crates(graph, graph.keys(), keep_lines=True)
-        with open(argv[2], "w", encoding="utf-8") as f:
-            f.write(code)
-        print(f"bundle.py: {argv[2]}: {len(code)} characters, crates {', '.join(sorted(graph))}",
-              file=sys.stderr)
+        for file in INCLUDES["files"]:
+            # the files it includes, for the caller to put beside it
+            print(os.path.relpath(file, INCLUDES["base"]))
         return 0
     print(__doc__, file=sys.stderr)
     return 2

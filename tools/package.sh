@@ -13,9 +13,12 @@
 #
 #   Cargo.toml      one `name =` line, no dependencies, the release
 #                   profile of the project's [profile.arena] (memory)
-#   src/            the crate, src/deps.rs swapped for tools/bundle.py's
-#                   copy: the facade plus the sources of the crates it
-#                   re-exports, as modules
+#   src/main.rs     the bot alone, one file (tools/bundle.py single
+#                   tools/arena.spec): the modules `tengen` runs on without
+#                   arguments, with the crates they use inside src/deps.rs's
+#                   facade, as modules; the tools (arena, GTP, CodinGame
+#                   bots...) stay out, so the build needs less memory
+#   src/games/...   the files it includes (the network, the gammas)
 #   BUILD-INFO.txt  commit, date, toolchain it was proven with
 #
 # The proof replays compile_rust.sh step by step in a temporary folder:
@@ -25,8 +28,8 @@
 # alone into an empty folder; source and build deleted; then, run from an
 # empty folder: a two-turn protocol transcript (each `action move` gets one
 # `place_move X Y` or `pass`, flushed, exit 0 at end of input) and a whole
-# game against `tengen random-bot` through `tengen arena` (the zip's own
-# binary as referee), which the bot must finish without a fault.
+# game against `tengen random-bot` through `tengen arena` (the project's
+# build), which the bot must win without a timeout or an illegal move.
 #
 # usage:
 #   tools/package.sh                  build dist/tengen-arena.zip and prove it
@@ -230,42 +233,45 @@ trap cleanup EXIT
 T_START=$SECONDS
 
 # ---------------------------------------------------------------- stage
+PROJECT="$TMP/project"
 STAGE="$TMP/stage"
-mkdir -p "$STAGE"
+mkdir -p "$PROJECT" "$STAGE/src"
 say "staging the crate"
 if ((FROM_HEAD)); then
     COMMIT="$(git rev-parse --short=12 HEAD 2>/dev/null)" || die "--from-head needs a git checkout with a commit"
     DIRTY=""
-    git archive --format=tar HEAD -- src | tar -x -C "$STAGE" || die "git archive HEAD failed"
-    git show HEAD:Cargo.toml >"$TMP/Cargo.toml.project"
+    git archive --format=tar HEAD -- Cargo.toml src | tar -x -C "$PROJECT" || die "git archive HEAD failed"
 elif git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     # tracked and untracked-but-not-ignored files: what is on disk
     COMMIT="$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)"
     DIRTY=""
     [[ -n "$(git status --porcelain -- Cargo.toml src 2>/dev/null)" ]] && DIRTY="-dirty"
-    git ls-files -z --cached --others --exclude-standard -- src |
+    git ls-files -z --cached --others --exclude-standard -- Cargo.toml src |
         while IFS= read -r -d '' f; do
             [[ -f "$f" ]] || continue   # deleted but not yet committed
-            mkdir -p "$STAGE/$(dirname "$f")"
-            cp -p "$f" "$STAGE/$f"
+            mkdir -p "$PROJECT/$(dirname "$f")"
+            cp -p "$f" "$PROJECT/$f"
         done
-    cp Cargo.toml "$TMP/Cargo.toml.project"
 else
     COMMIT="none"; DIRTY=""
-    cp -pR src "$STAGE/"
-    cp Cargo.toml "$TMP/Cargo.toml.project"
+    cp -pR Cargo.toml src "$PROJECT/"
 fi
-[[ -f "$STAGE/src/main.rs" && -f "$STAGE/src/deps.rs" ]] || die "src/main.rs or src/deps.rs was not staged"
+[[ -f "$PROJECT/src/lib.rs" && -f "$PROJECT/src/deps.rs" ]] || die "src/lib.rs or src/deps.rs was not staged"
 
-# the crates' sources into src/deps.rs (from the files on disk: the crates
-# are those Cargo.lock pins, the same for HEAD unless it is being edited)
-say "bundling the crates into src/deps.rs (tools/bundle.py)"
-python3 tools/bundle.py deps "$STAGE/src/deps.rs" 2>"$TMP/bundle.err" ||
+# the bot's modules and the crates' sources, one file (tools/arena.spec);
+# the crates are those Cargo.lock pins, read from cargo's cache
+say "bundling the bot into src/main.rs (tools/bundle.py single tools/arena.spec)"
+python3 tools/bundle.py single tools/arena.spec "$STAGE/src/main.rs" --from "$PROJECT" \
+    >"$TMP/includes.txt" 2>"$TMP/bundle.err" ||
     { cat "$TMP/bundle.err" >&2; die "tools/bundle.py failed"; }
 sed 's/^bundle.py: [^:]*: /  /' "$TMP/bundle.err" >&2
+while IFS= read -r f; do
+    mkdir -p "$STAGE/src/$(dirname "$f")"
+    cp -p "$PROJECT/src/$f" "$STAGE/src/$f"
+done <"$TMP/includes.txt"
 
 # the zip's Cargo.toml: one `name =` line, no dependencies, the arena profile
-python3 - "$TMP/Cargo.toml.project" "$STAGE/Cargo.toml" <<'PY' || die "writing the zip's Cargo.toml failed"
+python3 - "$PROJECT/Cargo.toml" "$STAGE/Cargo.toml" <<'PY' || die "writing the zip's Cargo.toml failed"
 import sys, tomllib
 src = tomllib.load(open(sys.argv[1], "rb"))
 pkg, prof = src["package"], src.get("profile", {}).get("arena")
@@ -277,8 +283,8 @@ def val(v):
     if isinstance(v, int):
         return str(v)
     return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-lines = ["# Written by tools/package.sh from tengen's Cargo.toml: the crates it",
-         "# uses are bundled in src/deps.rs, so it has no dependencies.",
+lines = ["# Written by tools/package.sh from tengen's Cargo.toml: the bot alone,",
+         "# one file with the crates it uses inside, so no dependencies.",
          "[package]", f'name = "{pkg["name"]}"']
 for k in ("version", "edition", "rust-version", "description", "license"):
     if k in pkg:
@@ -293,7 +299,7 @@ tengen arena package
 commit:    $COMMIT$DIRTY
 packaged:  $(date -u +%Y-%m-%dT%H:%M:%SZ)
 proven:    $(${TOOLCHAIN:+$TOOLCHAIN/}cargo --version), $(${TOOLCHAIN:+$TOOLCHAIN/}rustc --version)
-build:     cargo build --release   (no dependencies: they are in src/deps.rs)
+build:     cargo build --release   (no dependencies: src/main.rs holds them)
 binary:    target/release/tengen   (no arguments: the arena bot)
 EOF2
 
@@ -342,7 +348,7 @@ else:
             bad.append(f"[{table}] needs {sorted(extra)}: the arena's registry has only libc 0.2.26 and rand 0.3.15")
     if manifest.get("target"):
         bad.append("target-specific tables: keep the manifest plain")
-for need in ("src/main.rs", "src/lib.rs", "src/deps.rs"):
+for need in ("src/main.rs",):
     if need not in names:
         bad.append(f"missing: {need}")
 for n in names:
@@ -418,6 +424,12 @@ rm -rf "$SOURCE_DIR" "$BUILD_DIR"
 chmod a-w "$BIN_DIR" "$BIN_DIR/$EXE"
 BOT="$BIN_DIR/$EXE"
 
+# a whole game: short clock for CI, the arena's own with --memory; the
+# referee and the random bot are the project's own build
+say "proof: building tengen (the referee)"
+cargo build --release --quiet || die "cargo build --release failed"
+TENGEN="$ROOT/target/release/tengen"
+
 say "proof: protocol transcript (TheAIGames dialect, 19x19)"
 (cd "$PROOF/run" && transcript "$BOT")
 
@@ -430,8 +442,8 @@ if ((MEMORY)); then
 fi
 say "proof: a whole game against tengen random-bot (tengen arena ${CLOCK[*]:-at the arena clock})"
 T_GAME=$SECONDS
-if ! (cd "$PROOF/run" && "$BOT" arena --games 1 --jobs 1 --seed 59 "${CLOCK[@]}" \
-        --out "$PROOF/game" --name-a zip --name-b random "$PLAYER" "$BOT random-bot" \
+if ! (cd "$PROOF/run" && "$TENGEN" arena --games 1 --jobs 1 --seed 59 "${CLOCK[@]}" \
+        --out "$PROOF/game" --name-a zip --name-b random "$PLAYER" "$TENGEN random-bot" \
         >"$PROOF/game.txt" 2>&1); then
     sed 's/^/  /' "$PROOF/game.txt" >&2
     die "the arena could not play the game"
