@@ -11,6 +11,7 @@
 
 pub mod arena;
 pub mod cli;
+pub mod deps;
 pub mod games;
 pub mod go;
 pub mod protocol;

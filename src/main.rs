@@ -4,9 +4,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    tengen::deps::init_logger();
     let code = tengen::cli::run(std::env::args().skip(1).collect());
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }

@@ -1,44 +1,55 @@
 #!/usr/bin/env bash
-# tools/package.sh: build the arena upload, dist/tengen-arena.zip, and prove it.
+# tools/package.sh: build the Riddles.io / TheAIGames upload,
+# dist/tengen-arena.zip, and prove it the way the arena takes it.
 #
-# The arena unpacks the zip and compiles it with `cargo build --release`
-# WITHOUT network, then runs target/release/tengen as one long-lived process.
-# So the zip holds, at its root (no enclosing folder, as the upload rules ask):
+# The arena's compiler (github riddlesio/docker-sandbox,
+# images/sandbox-compiler-rust/compile_rust.sh) finds `Cargo.toml` with
+# `find`, copies the folder, runs `cargo build --release` without network
+# (its only crates: libc 0.2.26 and rand 0.3.15, in an offline registry),
+# takes the binary's name from `grep "name =" Cargo.toml | cut -d " " -f3`,
+# moves the one file of that name into an empty folder and runs it from
+# there, read-only, all within `docker run -m 200M`. So the zip holds, at
+# its root:
 #
-#   Cargo.toml  Cargo.lock  src/            the crate (lib + bin)
-#   build.rs                                only if the crate has one
-#   vendor/                                 every dependency, `cargo vendor`
-#   .cargo/config.toml                      source replacement to vendor/
-#   BUILD-INFO.txt                          commit, date, toolchain it was proven with
+#   Cargo.toml      one `name =` line, no dependencies, the release
+#                   profile of the project's [profile.arena] (memory)
+#   src/main.rs     the bot alone, one file (tools/bundle.py single
+#                   tools/arena.spec): the modules `tengen` runs on without
+#                   arguments, with the crates they use inside src/deps.rs's
+#                   facade, as modules; the tools (arena, GTP, CodinGame
+#                   bots...) stay out, so the build needs less memory
+#   src/games/...   the files it includes (the network, the gammas)
+#   BUILD-INFO.txt  commit, date, toolchain it was proven with
 #
-# and nothing else: no target/, tests/, tools/, .git/.
-#
-# The proof: unpack the zip into an empty temporary folder, build it there
-# with `cargo build --release --offline --locked`, an EMPTY CARGO_HOME (no
-# registry cache, no user config) and no CARGO_*/RUSTFLAGS from the caller,
-# then play a two-turn protocol transcript (TheAIGames dialect, empty 19x19
-# board, then one stone each) against the built binary: each `action move`
-# must get exactly one line `place_move X Y` (on an empty point) or `pass`,
-# flushed while stdin stays open, and the bot must exit 0 at end of input.
+# The proof replays compile_rust.sh step by step in a temporary folder:
+# exactly one Cargo.toml; copy; `cargo build --release --offline` with an
+# EMPTY CARGO_HOME (no registry at all) and none of the caller's CARGO_*/
+# RUSTFLAGS; the name the script's way; exactly one file of that name, moved
+# alone into an empty folder; source and build deleted; then, run from an
+# empty folder: a two-turn protocol transcript (each `action move` gets one
+# `place_move X Y` or `pass`, flushed, exit 0 at end of input) and a whole
+# game against `tengen random-bot` through `tengen arena` (the project's
+# build), which the bot must win without a timeout or an illegal move.
 #
 # usage:
 #   tools/package.sh                  build dist/tengen-arena.zip and prove it
 #   tools/package.sh --check          CI mode: build and prove in a temporary
 #                                     folder, leave no dist/ behind
 #   tools/package.sh --no-proof       only build the zip (a few seconds)
-#   tools/package.sh --keep           keep the proof folder (printed) for a look
+#   tools/package.sh --keep           keep the proof folder (printed)
 #   tools/package.sh --from-head      package the last commit (git archive HEAD)
-#                                     instead of the files on disk, which by
-#                                     default include uncommitted edits and new
-#                                     untracked (not ignored) files under src/
+#                                     instead of the files on disk
 #   tools/package.sh -o FILE          write the zip to FILE instead
+#   tools/package.sh --memory         measure peak memory (tools/peakmem.py):
+#                                     the build's, and the bot's through a game
+#                                     at the arena clock (10 s bank, +200 ms)
+#   tools/package.sh --toolchain DIR  build the proof with DIR/cargo and
+#                                     DIR/rustc (e.g. /usr/bin: Debian's)
 #   tools/package.sh --transcript BIN only play the protocol transcript
 #                                     against an already built bot binary
 #
-# Needs: cargo, python3 (zip/unzip are not needed: python3's zipfile is
-# used). Vendoring works offline from the local cargo cache when the crates
-# are there (any earlier `cargo build`), and otherwise downloads them once.
-# Runtime: ~1-2 min, almost all of it the proof's release build (fat LTO).
+# Needs: cargo, python3 (its zipfile writes and reads the zip). Runtime:
+# ~1-2 min, almost all of it the proof's release build.
 set -euo pipefail
 
 CALLER_PWD="$PWD"
@@ -51,6 +62,8 @@ die() { printf 'package.sh: FAILED: %s\n' "$*" >&2; exit 1; }
 MODE=full      # full | check | noproof | transcript
 KEEP=0
 FROM_HEAD=0
+MEMORY=0
+TOOLCHAIN=""
 OUT="$ROOT/dist/tengen-arena.zip"
 BIN=""
 while (($#)); do
@@ -59,6 +72,10 @@ while (($#)); do
         --no-proof) MODE=noproof ;;
         --keep) KEEP=1 ;;
         --from-head) FROM_HEAD=1 ;;
+        --memory) MEMORY=1 ;;
+        --toolchain)
+            (($# >= 2)) || die "$1 needs a folder holding cargo and rustc"
+            TOOLCHAIN="$2"; shift ;;
         -o|--output)
             (($# >= 2)) || die "$1 needs a file name"
             OUT="$2"; shift ;;
@@ -73,6 +90,10 @@ done
 abspath() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s' "$CALLER_PWD/$1" ;; esac; }
 OUT="$(abspath "$OUT")"
 [[ -n "$BIN" ]] && BIN="$(abspath "$BIN")"
+if [[ -n "$TOOLCHAIN" ]]; then
+    TOOLCHAIN="$(abspath "$TOOLCHAIN")"
+    [[ -x "$TOOLCHAIN/cargo" && -x "$TOOLCHAIN/rustc" ]] || die "no cargo and rustc in $TOOLCHAIN"
+fi
 
 command -v python3 >/dev/null || die "python3 is needed (it writes and reads the zip)"
 
@@ -202,74 +223,85 @@ if [[ "$MODE" == transcript ]]; then
 fi
 
 command -v cargo >/dev/null || die "cargo is not on PATH"
-[[ -f Cargo.toml && -f Cargo.lock && -d src ]] || die "Cargo.toml, Cargo.lock or src/ missing in $ROOT"
-if grep -Eq '^\[\[(test|bench|example)\]\]' Cargo.toml; then
-    die "Cargo.toml declares [[test]]/[[bench]]/[[example]] targets; the zip carries no tests/, benches/ or examples/, so the arena's cargo would fail on them. Move them out or add autotests/autobenches=false instead of explicit entries."
-fi
+[[ -f Cargo.toml && -d src ]] || die "Cargo.toml or src/ missing in $ROOT"
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/tengen-package.XXXXXX")"
 cleanup() {
-    if ((KEEP)); then say "kept $TMP"; else rm -rf "$TMP"; fi
+    if ((KEEP)); then say "kept $TMP"; else chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"; fi
 }
 trap cleanup EXIT
 T_START=$SECONDS
 
 # ---------------------------------------------------------------- stage
+PROJECT="$TMP/project"
 STAGE="$TMP/stage"
-mkdir -p "$STAGE"
+mkdir -p "$PROJECT" "$STAGE/src"
 say "staging the crate"
 if ((FROM_HEAD)); then
     COMMIT="$(git rev-parse --short=12 HEAD 2>/dev/null)" || die "--from-head needs a git checkout with a commit"
     DIRTY=""
-    mapfile -t PATHS < <(git ls-tree --name-only HEAD -- Cargo.toml Cargo.lock build.rs src)
-    git archive --format=tar HEAD -- "${PATHS[@]}" | tar -x -C "$STAGE" || die "git archive HEAD failed"
+    git archive --format=tar HEAD -- Cargo.toml src | tar -x -C "$PROJECT" || die "git archive HEAD failed"
 elif git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    # tracked and untracked-but-not-ignored files: what is on disk, minus junk
+    # tracked and untracked-but-not-ignored files: what is on disk
     COMMIT="$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)"
     DIRTY=""
-    [[ -n "$(git status --porcelain -- Cargo.toml Cargo.lock src build.rs 2>/dev/null)" ]] && DIRTY="-dirty"
-    git ls-files -z --cached --others --exclude-standard -- Cargo.toml Cargo.lock build.rs src |
+    [[ -n "$(git status --porcelain -- Cargo.toml src 2>/dev/null)" ]] && DIRTY="-dirty"
+    git ls-files -z --cached --others --exclude-standard -- Cargo.toml src |
         while IFS= read -r -d '' f; do
             [[ -f "$f" ]] || continue   # deleted but not yet committed
-            mkdir -p "$STAGE/$(dirname "$f")"
-            cp -p "$f" "$STAGE/$f"
+            mkdir -p "$PROJECT/$(dirname "$f")"
+            cp -p "$f" "$PROJECT/$f"
         done
 else
     COMMIT="none"; DIRTY=""
-    cp -pR Cargo.toml Cargo.lock src "$STAGE/"
-    [[ -f build.rs ]] && cp -p build.rs "$STAGE/"
+    cp -pR Cargo.toml src "$PROJECT/"
 fi
-[[ -f "$STAGE/src/main.rs" ]] || die "src/main.rs was not staged"
+[[ -f "$PROJECT/src/lib.rs" && -f "$PROJECT/src/deps.rs" ]] || die "src/lib.rs or src/deps.rs was not staged"
 
-# ---------------------------------------------------------------- vendor
-say "vendoring the dependencies (cargo vendor --locked)"
-vendor() { (cd "$STAGE" && cargo vendor --locked "$@" vendor >"$TMP/vendor.out" 2>"$TMP/vendor.err"); }
-if ! vendor --offline; then
-    say "  not all crates are in the local cache; fetching them"
-    vendor || { sed 's/^/  /' "$TMP/vendor.err" >&2; die "cargo vendor failed (network needed once, or Cargo.lock out of date: run cargo build)"; }
-fi
-mkdir -p "$STAGE/.cargo"
-cat >"$STAGE/.cargo/config.toml" <<'EOF'
-# Written by tools/package.sh: build from the vendored crates only, no network.
-[source.crates-io]
-replace-with = "vendored-sources"
+# the bot's modules and the crates' sources, one file (tools/arena.spec);
+# the crates are those Cargo.lock pins, read from cargo's cache
+say "bundling the bot into src/main.rs (tools/bundle.py single tools/arena.spec)"
+python3 tools/bundle.py single tools/arena.spec "$STAGE/src/main.rs" --from "$PROJECT" \
+    >"$TMP/includes.txt" 2>"$TMP/bundle.err" ||
+    { cat "$TMP/bundle.err" >&2; die "tools/bundle.py failed"; }
+sed 's/^bundle.py: [^:]*: /  /' "$TMP/bundle.err" >&2
+while IFS= read -r f; do
+    mkdir -p "$STAGE/src/$(dirname "$f")"
+    cp -p "$PROJECT/src/$f" "$STAGE/src/$f"
+done <"$TMP/includes.txt"
 
-[source.vendored-sources]
-directory = "vendor"
+# the zip's Cargo.toml: one `name =` line, no dependencies, the arena profile
+python3 - "$PROJECT/Cargo.toml" "$STAGE/Cargo.toml" <<'PY' || die "writing the zip's Cargo.toml failed"
+import sys, tomllib
+src = tomllib.load(open(sys.argv[1], "rb"))
+pkg, prof = src["package"], src.get("profile", {}).get("arena")
+if prof is None:
+    sys.exit("Cargo.toml has no [profile.arena] (the zip's release profile)")
+def val(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+lines = ["# Written by tools/package.sh from tengen's Cargo.toml: the bot alone,",
+         "# one file with the crates it uses inside, so no dependencies.",
+         "[package]", f'name = "{pkg["name"]}"']
+for k in ("version", "edition", "rust-version", "description", "license"):
+    if k in pkg:
+        lines.append(f"{k} = {val(pkg[k])}")
+lines += ["", "[profile.release]"]
+lines += [f"{k} = {val(v)}" for k, v in prof.items() if k != "inherits"]
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+PY
 
-[net]
-offline = true
-EOF
-NCRATES=$(find "$STAGE/vendor" -mindepth 1 -maxdepth 1 -type d | wc -l)
-
-cat >"$STAGE/BUILD-INFO.txt" <<EOF
+cat >"$STAGE/BUILD-INFO.txt" <<EOF2
 tengen arena package
 commit:    $COMMIT$DIRTY
 packaged:  $(date -u +%Y-%m-%dT%H:%M:%SZ)
-toolchain: $(cargo --version), $(rustc --version)
-build:     cargo build --release   (vendored crates, no network needed)
+proven:    $(${TOOLCHAIN:+$TOOLCHAIN/}cargo --version), $(${TOOLCHAIN:+$TOOLCHAIN/}rustc --version)
+build:     cargo build --release   (no dependencies: src/main.rs holds them)
 binary:    target/release/tengen   (no arguments: the arena bot)
-EOF
+EOF2
 
 # ---------------------------------------------------------------- zip
 if [[ "$MODE" == check ]]; then ZIP="$TMP/tengen-arena.zip"; else ZIP="$OUT"; fi
@@ -295,21 +327,37 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
 PY
 mv -f "$ZIP.part" "$ZIP"
 
-# layout check: what the upload rules and the arena need at the root
-python3 - "$ZIP" <<'PY' || die "the zip's layout is wrong (see above)"
-import sys, zipfile
-names = zipfile.ZipFile(sys.argv[1]).namelist()
+# what the compile script relies on, checked on the zip itself
+python3 - "$ZIP" <<'PY' || die "the zip breaks the arena's intake rules (see above)"
+import sys, tomllib, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+names = z.namelist()
 bad = []
-for need in ("Cargo.toml", "Cargo.lock", "src/main.rs", "src/lib.rs", ".cargo/config.toml"):
+tomls = [n for n in names if n.split("/")[-1] == "Cargo.toml"]
+if tomls != ["Cargo.toml"]:
+    bad.append(f"Cargo.toml files: {tomls} (the script's find wants exactly one, at the root)")
+else:
+    text = z.read("Cargo.toml").decode()
+    named = [l for l in text.splitlines() if "name =" in l]
+    if len(named) != 1:
+        bad.append(f"{len(named)} lines hold 'name =' (the script takes the binary's name from them): {named}")
+    manifest = tomllib.loads(text)
+    for table in ("dependencies", "build-dependencies", "dev-dependencies"):
+        extra = set(manifest.get(table, {})) - {"libc", "rand"}
+        if extra:
+            bad.append(f"[{table}] needs {sorted(extra)}: the arena's registry has only libc 0.2.26 and rand 0.3.15")
+    if manifest.get("target"):
+        bad.append("target-specific tables: keep the manifest plain")
+for need in ("src/main.rs",):
     if need not in names:
-        bad.append(f"missing at the root: {need}")
-if not any(n.startswith("vendor/") for n in names):
-    bad.append("no vendor/ folder")
+        bad.append(f"missing: {need}")
 for n in names:
-    top = n.split("/", 1)[0]
-    if top in ("target", "tests", "tools", "dist", ".git", ".ci", "benches", "examples"):
+    parts = n.split("/")
+    if parts[0] in ("target", "tests", "tools", "dist", "vendor", ".cargo", ".git", ".ci"):
         bad.append(f"should not be in the zip: {n}")
         break
+    if "tengen" in parts:
+        bad.append(f"{n}: the script's find for the binary would find this too")
 for b in bad:
     print("  " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
@@ -317,8 +365,9 @@ PY
 if command -v unzip >/dev/null; then
     unzip -tqq "$ZIP" >/dev/null || die "unzip -t reports a damaged zip"
 fi
-SIZE_KB=$(( $(stat -c %s "$ZIP") / 1024 ))
-say "zip ok: ${SIZE_KB} KiB, $NCRATES vendored crates, commit $COMMIT$DIRTY ($((SECONDS - T_START)) s)"
+SIZE=$(stat -c %s "$ZIP")
+say "zip ok: $SIZE bytes ($((SIZE / 1024)) KiB), commit $COMMIT$DIRTY ($((SECONDS - T_START)) s)"
+((SIZE <= 5000000)) || say "WARNING: over 5 000 000 bytes; Riddles.io takes uploads of at most 5 MB"
 
 if [[ "$MODE" == noproof ]]; then
     echo "$ZIP"
@@ -326,34 +375,95 @@ if [[ "$MODE" == noproof ]]; then
 fi
 
 # ---------------------------------------------------------------- proof
+# compile_rust.sh, step by step, with the arena's folders under $PROOF
 PROOF="$TMP/proof"
-mkdir -p "$PROOF/unpacked" "$PROOF/cargo-home"
+SOURCE_DIR="$PROOF/source"
+BUILD_DIR="$PROOF/build"
+BIN_DIR="$PROOF/bin"
+mkdir -p "$SOURCE_DIR" "$BIN_DIR" "$PROOF/cargo-home" "$PROOF/run"
 say "proof: unpacking into an empty folder"
-python3 - "$ZIP" "$PROOF/unpacked" <<'PY' || die "unpacking the zip failed"
+python3 - "$ZIP" "$SOURCE_DIR" <<'PY' || die "unpacking the zip failed"
 import sys, zipfile
 zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])
 PY
 
-say "proof: cargo build --release --offline --locked (empty CARGO_HOME, own target dir)"
-T_BUILD=$SECONDS
-# a clean environment for cargo: nothing of the caller's cargo setup
-CLEAN_ENV=(-u RUSTFLAGS -u RUSTDOCFLAGS -u RUSTC_WRAPPER -u RUSTC_WORKSPACE_WRAPPER -u RUSTC)
+CARGO="$(find "$SOURCE_DIR" -name "Cargo.toml")"
+[[ "$CARGO" == "$SOURCE_DIR/Cargo.toml" ]] || die "find -name Cargo.toml gives '$CARGO', not the one at the root"
+cp -R "$SOURCE_DIR" "$BUILD_DIR"
+
+CLEAN_ENV=(-u RUSTFLAGS -u RUSTDOCFLAGS -u RUSTC_WRAPPER -u RUSTC_WORKSPACE_WRAPPER -u RUSTC -u RUSTUP_TOOLCHAIN)
 while IFS= read -r v; do CLEAN_ENV+=(-u "$v"); done < <(compgen -e | grep '^CARGO_' || true)
-if ! (cd "$PROOF/unpacked" &&
-      env "${CLEAN_ENV[@]}" CARGO_HOME="$PROOF/cargo-home" \
-          cargo build --release --offline --locked >"$PROOF/build.log" 2>&1); then
+BUILD_PATH="$PATH"
+[[ -n "$TOOLCHAIN" ]] && BUILD_PATH="$TOOLCHAIN:$PATH"
+MEASURE=()
+((MEMORY)) && MEASURE=(python3 "$ROOT/tools/peakmem.py" -o "$PROOF/build-memory.txt" --)
+say "proof: cargo build --release --offline (empty CARGO_HOME, no registry) with $(PATH="$BUILD_PATH" rustc --version)"
+T_BUILD=$SECONDS
+if ! (cd "$BUILD_DIR" &&
+      env "${CLEAN_ENV[@]}" PATH="$BUILD_PATH" CARGO_HOME="$PROOF/cargo-home" \
+          "${MEASURE[@]}" cargo build --release --offline >"$PROOF/build.log" 2>&1); then
     tail -n 30 "$PROOF/build.log" | sed 's/^/  /' >&2
     die "the unpacked zip does not build offline (log above; --keep keeps $PROOF)"
 fi
 if [[ -n "$(find "$PROOF/cargo-home" -mindepth 1 -maxdepth 1 -name registry 2>/dev/null)" ]]; then
-    die "the build used a registry, not the vendored crates"
+    die "the build reached for a registry"
 fi
-BIN_OUT="$PROOF/unpacked/target/release/tengen"
-[[ -x "$BIN_OUT" ]] || die "the build did not produce target/release/tengen"
 say "proof: built in $((SECONDS - T_BUILD)) s"
+((MEMORY)) && say "proof: build $(cat "$PROOF/build-memory.txt")"
+
+EXE=$(grep "name =" "$CARGO" | cut -d " " -f3)
+EXE=$(echo ${EXE} | sed 's/^"\(.*\)"$/\1/')
+FULLPATH=$(find "$BUILD_DIR" -name "$EXE")
+[[ -n "$FULLPATH" && "$FULLPATH" != *$'\n'* && -f "$FULLPATH" ]] ||
+    die "find -name '$EXE' in the build gives '${FULLPATH//$'\n'/ }', not one file"
+mv "$FULLPATH" "$BIN_DIR"
+chmod -R +rx "$BIN_DIR"
+echo "$EXE" >"$BIN_DIR/manifest"
+say "proof: the script's binary is '$EXE' ($(stat -c %s "$BIN_DIR/$EXE") bytes); source and build deleted"
+rm -rf "$SOURCE_DIR" "$BUILD_DIR"
+chmod a-w "$BIN_DIR" "$BIN_DIR/$EXE"
+BOT="$BIN_DIR/$EXE"
+
+# a whole game: short clock for CI, the arena's own with --memory; the
+# referee and the random bot are the project's own build
+say "proof: building tengen (the referee)"
+cargo build --release --quiet || die "cargo build --release failed"
+TENGEN="$ROOT/target/release/tengen"
 
 say "proof: protocol transcript (TheAIGames dialect, 19x19)"
-transcript "$BIN_OUT"
+(cd "$PROOF/run" && transcript "$BOT")
+
+# a whole game: short clock for CI, the arena's own with --memory
+CLOCK=(--bank 2000 --per-move 60)
+PLAYER="$BOT"
+if ((MEMORY)); then
+    CLOCK=()
+    PLAYER="python3 $ROOT/tools/peakmem.py -o $PROOF/bot-memory.txt -- $BOT"
+fi
+say "proof: a whole game against tengen random-bot (tengen arena ${CLOCK[*]:-at the arena clock})"
+T_GAME=$SECONDS
+if ! (cd "$PROOF/run" && "$TENGEN" arena --games 1 --jobs 1 --seed 59 "${CLOCK[@]}" \
+        --out "$PROOF/game" --name-a zip --name-b random "$PLAYER" "$TENGEN random-bot" \
+        >"$PROOF/game.txt" 2>&1); then
+    sed 's/^/  /' "$PROOF/game.txt" >&2
+    die "the arena could not play the game"
+fi
+python3 - "$PROOF/game/games.jsonl" <<'PY' || { sed 's/^/  /' "$PROOF/game.txt" >&2; die "the game shows a fault of the bot (above)"; }
+import json, sys
+games = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+if len(games) != 1:
+    sys.exit(f"  {len(games)} games recorded, not 1")
+g = games[0]
+mine = g["black_stats"] if g.get("black_player") == "A" else g["white_stats"]
+print(f"  game: {g.get('result')} after {g.get('moves')} moves ({g.get('reason')}); the bot: "
+      f"{mine['answers']} answers, median {mine['median_ms']} ms, max {mine['max_ms']} ms")
+if mine["timeouts"] or mine["illegal"]:
+    sys.exit(f"  the bot had {mine['timeouts']} timeouts and {mine['illegal']} illegal moves")
+if g.get("winner_player") != "A":
+    sys.exit("  the bot did not beat the random player")
+PY
+say "proof: game over in $((SECONDS - T_GAME)) s"
+((MEMORY)) && say "proof: bot $(cat "$PROOF/bot-memory.txt")"
 
 say "all good in $((SECONDS - T_START)) s"
 if [[ "$MODE" == full ]]; then

@@ -5,10 +5,10 @@
 //! competition among all the legal moves of its position.
 
 use super::{no_more_args, parse_flag, take_flag, ToolError};
+use crate::deps::FxHashMap;
 use crate::games::go::features::{canonical, features, Features, GROUPS};
 use crate::go::sgf::{read_sgf, Record};
 use crate::go::{Board, Color, Point};
-use fxhash::FxHashMap;
 use std::fmt::Write as _;
 
 pub const USAGE: &str = "\

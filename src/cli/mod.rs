@@ -12,6 +12,7 @@ pub mod planes;
 pub mod score;
 pub mod validate;
 
+use crate::deps::log;
 use crate::games::go::{Config, PARAMS};
 use std::io::Read;
 use std::time::Duration;
@@ -65,8 +66,7 @@ Diagnostics go to stderr; set RUST_LOG=debug for more.
 /// process exit code. No arguments: the arena bot.
 pub fn run(mut args: Vec<String>) -> i32 {
     if args.is_empty() {
-        // without arguments there is nothing to refuse
-        return crate::protocol::run_bot(search_config(&mut args).unwrap_or_default());
+        return crate::protocol::run_default_bot();
     }
     let command = args.remove(0);
     match dispatch(&command, args) {
@@ -126,7 +126,7 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         }
         "random-bot" => {
             let seed = parse_flag(&mut args, "--seed")?
-                .or_else(arena_seed)
+                .or_else(crate::protocol::arena_seed)
                 .unwrap_or(1);
             no_more_args(&args)?;
             exited(crate::protocol::run_random_bot(seed), "the random bot")
@@ -153,7 +153,7 @@ fn codingame_options<K: std::str::FromStr<Err = String>>(
     let opts = crate::protocol::codingame::Options {
         player,
         seed: parse_flag(args, "--seed")?
-            .or_else(arena_seed)
+            .or_else(crate::protocol::arena_seed)
             .unwrap_or(defaults.seed),
         first_ms: parse_flag(args, "--first-ms")?.unwrap_or(defaults.first_ms),
         turn_ms: parse_flag(args, "--turn-ms")?.unwrap_or(defaults.turn_ms),
@@ -184,17 +184,11 @@ fn params_help() -> String {
     text
 }
 
-/// The seed the local arena gives each game's bots: without it, two bots at
-/// a fixed playout count would replay the same game over and over.
-fn arena_seed() -> Option<u64> {
-    std::env::var("TENGEN_ARENA_SEED").ok()?.parse().ok()
-}
-
 /// The search configuration, seeded by the arena if it runs us, with every
 /// `--set NAME=VALUE` of `args` applied (and taken out of `args`).
 pub fn search_config(args: &mut Vec<String>) -> Result<Config, ToolError> {
     let mut config = Config {
-        seed: arena_seed().unwrap_or(Config::default().seed),
+        seed: crate::protocol::arena_seed().unwrap_or(Config::default().seed),
         ..Config::default()
     };
     while let Some(assignment) = take_flag(args, "--set")? {

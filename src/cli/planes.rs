@@ -3,6 +3,7 @@
 //! bot uses ([`crate::games::go::planes`]).
 
 use super::{no_more_args, parse_flag, take_switch, ToolError};
+use crate::deps::log;
 use crate::games::go::planes::{encode, PLANES};
 use crate::go::{sgf, Board, Move, MAX_SIZE};
 use std::fmt::Write as _;

@@ -13,7 +13,7 @@
 use super::color::{Cell, Color, Move};
 use super::score::{self, AreaScore, Framed};
 use super::zobrist;
-use arrayvec::ArrayVec;
+use crate::deps::ArrayVec;
 use std::fmt;
 
 mod moves;

@@ -4,7 +4,7 @@
 use super::board::{Board, Illegal, Point};
 use super::color::{Color, Move};
 use super::rules::{End, Rules};
-use fxhash::FxHashSet;
+use crate::deps::FxHashSet;
 
 /// A game: the board with its history, under its rules (positional
 /// superko, the passes, the end, the komi counted).

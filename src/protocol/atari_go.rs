@@ -11,6 +11,7 @@
 
 use super::codingame::{self, Lines, GRACE};
 use super::worker::Worker;
+use crate::deps::log;
 use crate::games::atari_go::player::{greedy_move, random_move, Kind, Report, Searcher};
 use crate::games::atari_go::AtariGo;
 use crate::go::{Board, Cell, Color, Move, Point, MAX_SIZE};

@@ -4,6 +4,7 @@
 use super::lines::{self, Line};
 use super::state::Table;
 use super::thinker::Thinker;
+use crate::deps::log;
 use crate::games::go::Config;
 use crate::go::{Board, Game, Move};
 use crate::search::time::{self, Clock, Plan};

@@ -12,6 +12,7 @@
 
 use super::codingame::{self, Lines, GRACE};
 use super::worker::Worker;
+use crate::deps::log;
 use crate::games::clobber::player::{
     alphabeta_move, greedy_move, random_move, Kind, Report, Searcher,
 };

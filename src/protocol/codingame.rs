@@ -2,6 +2,7 @@
 //! share: their options, the way they run on stdin/stdout, and their
 //! reading of input lines.
 
+use crate::deps::log;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 

@@ -12,6 +12,7 @@ mod setup;
 
 use super::gtp_clock::{seconds, GtpClock};
 use super::thinker::Thinker;
+use crate::deps::log;
 use crate::games::go::net::Net;
 use crate::games::go::{Config, Searcher};
 use crate::go::{coord, Color, Game, Move, MAX_SIZE};

@@ -27,6 +27,23 @@ pub mod worker;
 
 use crate::games::go::Config;
 
+/// The arena bot as `tengen` runs it without arguments: the default
+/// search, seeded by the local arena when it runs us. Returns the process
+/// exit code.
+pub fn run_default_bot() -> i32 {
+    run_bot(Config {
+        seed: arena_seed().unwrap_or(Config::default().seed),
+        ..Config::default()
+    })
+}
+
+/// The seed the local arena gives each game's bots (`TENGEN_ARENA_SEED`):
+/// without it, two bots at a fixed playout count would replay the same
+/// game over and over.
+pub fn arena_seed() -> Option<u64> {
+    std::env::var("TENGEN_ARENA_SEED").ok()?.parse().ok()
+}
+
 /// The arena bot on stdin/stdout, its search set up by `config`. Returns
 /// the process exit code.
 pub fn run_bot(config: Config) -> i32 {

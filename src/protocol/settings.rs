@@ -2,6 +2,7 @@
 //! engine leaves one out, and what they say about colours.
 
 use super::lines::Setting;
+use crate::deps::log;
 use crate::go::{Color, MAX_SIZE};
 use crate::protocol::field::Dialect;
 

@@ -17,6 +17,7 @@
 
 use super::lines::Line;
 use super::settings::Settings;
+use crate::deps::log;
 use crate::go::{Board, Cell, Color, Game, Move, Point, Rules};
 use crate::protocol::field::{self, Dialect, FieldCell};
 use crate::search::Horizon;

@@ -10,6 +10,7 @@
 //! it; the pondering search stops within a playout.
 
 use super::fallback::{candidates, fallback};
+use crate::deps::log;
 use crate::games::go::{Config, Searcher, Stats};
 use crate::go::{Game, Move, Point};
 use crate::search::time::{self, Lateness};

@@ -3,6 +3,7 @@
 //! panicked, answer a quick fallback move instead. A panic costs the
 //! worker (a fresh one is made for the next turn), never the bot.
 
+use crate::deps::log;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Instant;

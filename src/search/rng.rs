@@ -1,8 +1,8 @@
 //! The random source of playouts: xoshiro256++, seeded, so that a search
 //! with a fixed seed and playout count is reproducible.
 
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::deps::Xoshiro256PlusPlus;
+use crate::deps::{RngCore, SeedableRng};
 
 #[derive(Clone, Debug)]
 pub struct Rng(Xoshiro256PlusPlus);

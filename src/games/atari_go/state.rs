@@ -9,7 +9,7 @@ use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, Prior, SearchGame};
 
 // moves are numbered as Go's: a point's index, the pass 0
-pub use crate::games::go::state::{to_action, to_move, PASS};
+pub use crate::games::go::action::{to_action, to_move, PASS};
 
 /// Pseudo-counts of the priors, in visits: won ones for moves that take,
 /// save or threaten, lost ones for moves that give stones away.

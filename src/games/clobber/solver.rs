@@ -9,8 +9,8 @@
 //! stones or in where their regions lie share an entry.
 
 use super::rules::{Clobber, Move};
+use crate::deps::FxHashMap;
 use crate::go::Color;
-use fxhash::FxHashMap;
 use std::time::Instant;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;

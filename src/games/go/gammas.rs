@@ -4,7 +4,7 @@
 //! the table in `src/games/go/gammas.txt` (in the zip with the sources).
 
 use super::features::{variants, Features, GROUPS};
-use fxhash::FxHashMap;
+use crate::deps::FxHashMap;
 use std::sync::OnceLock;
 
 /// The table built into the binary.

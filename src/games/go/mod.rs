@@ -4,6 +4,7 @@
 //! [`gammas`], the network's input [`planes`]), the playouts ([`policy`], [`playout`]), and the searcher
 //! that plays a [`crate::go::Game`] with them ([`Searcher::think`]).
 
+pub mod action;
 pub mod features;
 pub mod gammas;
 pub mod ladder;

@@ -10,9 +10,9 @@
 use super::ladder::{self, Run};
 use super::patterns;
 use super::playout::random_move_where;
+use crate::deps::ArrayVec;
 use crate::go::{Board, Cell, Color, Move, Point};
 use crate::search::rng::Rng;
-use arrayvec::ArrayVec;
 
 /// Probabilities (in percent) of trying each heuristic, so that playouts
 /// keep some variety.

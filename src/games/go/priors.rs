@@ -8,9 +8,9 @@ use super::ladder::{self, Run};
 use super::net::Net;
 use super::patterns;
 use super::policy;
+use crate::deps::ArrayVec;
 use crate::go::{Board, Cell, Color, Move, Point, MAX_SIZE};
 use crate::search::tree::Prior;
-use arrayvec::ArrayVec;
 
 /// Prior pseudo-counts, as (visits, wins) added for each feature.
 #[derive(Clone, Copy, Debug)]

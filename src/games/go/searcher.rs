@@ -10,6 +10,7 @@ use super::policy::PolicyConfig;
 use super::priors::{self, PriorConfig};
 use super::state::{to_action, to_move, GoState, PASS};
 use super::Stats;
+use crate::deps::log;
 use crate::go::{Board, Color, Game, Move};
 use crate::search::grow::{grow, Grow};
 use crate::search::rng::Rng;

@@ -2,30 +2,13 @@
 //! of the round limit; new nodes get the priors ([`super::priors`]), and
 //! playouts follow the playout policy ([`super::policy`]).
 
+pub use super::action::{to_action, to_move, PASS};
 use super::net::Net;
 use super::policy::{self, PolicyConfig};
 use super::priors::{self, ladders, PriorConfig};
 use crate::go::{Board, Color, Move, Point, Rules, MAX_POINTS};
 use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, Prior, SearchGame};
-
-/// Action number of a pass (index 0 is never a point of the board).
-pub const PASS: u16 = 0;
-
-pub fn to_action(mv: Move) -> u16 {
-    match mv {
-        Move::Pass => PASS,
-        Move::Play(p) => p.0,
-    }
-}
-
-pub fn to_move(action: u16) -> Move {
-    if action == PASS {
-        Move::Pass
-    } else {
-        Move::Play(Point(action))
-    }
-}
 
 /// A Go position inside the search.
 pub struct GoState {

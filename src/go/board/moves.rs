@@ -2,8 +2,8 @@
 //! the board's rules, captures, the liberties it leaves, its hash.
 
 use super::{ix, Board, Heads, Illegal, Legality, Point, KEYS, NONE};
+use crate::deps::ArrayVec;
 use crate::go::color::{Cell, Color};
-use arrayvec::ArrayVec;
 
 impl Board {
     /// Whether `p` is an eye of `c` in the cheap playout sense: every neighbour

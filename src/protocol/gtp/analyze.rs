@@ -5,6 +5,7 @@
 //! final owners: `final_status_list`, `final_score`, `kgs-genmove_cleanup`.
 
 use super::{color, Engine, Input, Reply};
+use crate::deps::log;
 use crate::games::go::net::Net;
 use crate::games::go::{Analysis, Ownership};
 use crate::go::{coord, Board, Cell, Color, Game, Move, Point};

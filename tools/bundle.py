@@ -1,0 +1,568 @@
+#!/usr/bin/env python3
+"""tools/bundle.py: one crate's modules, and the crates it depends on, as
+one source file, for the uploads that take no dependencies.
+
+  bundle.py single SPEC OUT [--from DIR]
+      OUT: the modules SPEC names from src/ (tools/arena.spec,
+      tools/codingame/*.spec; tests and comments left out), inlined, with
+      the facade src/deps.rs holding the crates they use, and SPEC's
+      `main`. The files it includes are listed on stdout, their paths made
+      relative to src/ (where OUT goes). --from: read DIR/src instead.
+
+The crates' code is theirs, as cargo fetched it, with the features the
+project builds them with (cargo tree): comments and tests are dropped,
+`feature = "x"` is settled, and paths are moved under the facade:
+`crate::`/`$crate::` gain `deps::NAME::`, another crate's name becomes
+`crate::deps::OTHER`, and `alloc::` becomes `std::`.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from rustsrc import Tok, close, sig, squeeze, text, tokenize  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# while bundling a single file: the folder it will be compiled in, and the
+# files its include_bytes!/include_str! bring in (their paths made relative)
+INCLUDES = None
+SRC = ROOT  # where the project's src/ is read from (--from DIR)
+FACADE = "deps"  # the project's module through which it reaches its crates
+
+
+def die(msg):
+    print(f"bundle.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+# ------------------------------------------------------------------ cfg
+def settle_features(toks, features):
+    """`feature = "x"` inside attributes and cfg!() becomes all() or any()."""
+    out, i, depth = [], 0, 0
+    inside = []  # closing indices of the attribute / cfg! spans we are in
+    while i < len(toks):
+        t = toks[i]
+        if t.text == "#" and t.kind == "punct":
+            j = sig(toks, i + 1)
+            if j < len(toks) and toks[j].text == "!":
+                j = sig(toks, j + 1)
+            if j < len(toks) and toks[j].text == "[":
+                inside.append(close(toks, j))
+        elif t.kind == "ident" and t.text == "cfg":
+            j = sig(toks, i + 1)
+            if j < len(toks) and toks[j].text == "!":
+                k = sig(toks, j + 1)
+                if toks[k].text == "(":
+                    inside.append(close(toks, k))
+        while inside and inside[-1] < i:
+            inside.pop()
+        if inside and t.kind == "ident" and t.text == "feature":
+            j = sig(toks, i + 1)
+            k = sig(toks, j + 1)
+            if toks[j].text == "=" and toks[k].kind == "str":
+                name = toks[k].text.strip('"')
+                out.append(Tok("ident", "all" if name in features else "any"))
+                out.append(Tok("punct", "("))
+                out.append(Tok("punct", ")"))
+                i = k + 1
+                continue
+        out.append(t)
+        i += 1
+    del depth
+    return out
+
+
+def cfg_value(toks):
+    """True/False/None (unknown) of a cfg predicate's tokens."""
+    toks = [t for t in toks if t.kind not in ("ws", "comment")]
+
+    def pred(i):
+        name = toks[i].text
+        if i + 1 < len(toks) and toks[i + 1].text == "(":
+            args, j = [], i + 2
+            while toks[j].text != ")":
+                v, j = pred(j)
+                args.append(v)
+                if toks[j].text == ",":
+                    j += 1
+            j += 1
+            if name == "all":
+                v = False if False in args else (True if all(a is True for a in args) else None)
+            elif name == "any":
+                v = True if True in args else (False if all(a is False for a in args) else None)
+            elif name == "not":
+                v = None if args[0] is None else not args[0]
+            else:
+                v = None
+            return v, j
+        if i + 1 < len(toks) and toks[i + 1].text == "=":
+            return None, i + 3
+        return (False if name in ("test", "doc", "docsrs", "doctest", "miri") else None), i + 1
+
+    return pred(0)[0]
+
+
+# ------------------------------------------------------------------ modules
+def attrs_before(toks, i):
+    """Start index of the attributes/visibility written before item token i,
+    the attributes' token spans, and whether an outer #[cfg] is false."""
+    j = sig(toks, i - 1, -1)
+    start = i
+    if j >= 0 and toks[j].text == ")":  # pub(crate), pub(super)
+        k = j
+        while toks[k].text != "(":
+            k -= 1
+        k = sig(toks, k - 1, -1)
+        if toks[k].text == "pub":
+            start, j = k, sig(toks, k - 1, -1)
+    elif j >= 0 and toks[j].text == "pub":
+        start, j = j, sig(toks, j - 1, -1)
+    spans = []
+    while j >= 0 and toks[j].text == "]":
+        depth, k = 0, j
+        while True:
+            if toks[k].text == "]":
+                depth += 1
+            elif toks[k].text == "[":
+                depth -= 1
+                if depth == 0:
+                    break
+            k -= 1
+        h = sig(toks, k - 1, -1)
+        if h < 0 or toks[h].text != "#":
+            break
+        spans.append((h, j))
+        start, j = h, sig(toks, h - 1, -1)
+    return start, spans
+
+
+def attr_info(toks, spans):
+    """(cfg is surely false, #[path] value, the other attributes' text)."""
+    dead, path, keep = False, None, []
+    for h, j in reversed(spans):
+        body = toks[sig(toks, h + 1) + 1:j]
+        b = [t for t in body if t.kind not in ("ws", "comment")]
+        if b and b[0].text == "cfg" and cfg_value(b[2:-1]) is False:
+            dead = True
+        elif b and b[0].text == "path":
+            path = b[2].text.strip('"')
+        else:
+            keep.append(text(toks[h:j + 1]))
+    return dead, path, keep
+
+
+def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace=None):
+    """The module file at `path` with its `mod x;` items inlined, recursively.
+    `want(modpath)` says whether a child module is kept; `partial(modpath)`
+    whether only its kept child modules are (not the rest of its file);
+    `replace` maps a module path to the body it gets instead of its file;
+    `prefix_fn` turns each file's tokens before they are searched (the
+    crates' rewrites)."""
+    partial = partial or (lambda p: False)
+    replace = replace or {}
+    keep_rest = not partial(modpath)
+    with open(path, encoding="utf-8") as f:
+        toks = tokenize(f.read())
+    if prefix_fn:
+        toks = prefix_fn(toks)
+    if file_is_dead(toks):
+        return None
+    out, i, depth = [], 0, 0
+    emitted = 0
+    excluded = set()  # child modules left out: `use` items through them go too
+    while i < len(toks):
+        t = toks[i]
+        if t.kind == "ident" and t.text in ("include_bytes", "include_str") and INCLUDES is not None \
+                and prefix_fn is None:
+            j = sig(toks, sig(toks, sig(toks, i + 1) + 1) + 1)
+            if toks[j].kind == "str":
+                file = os.path.normpath(os.path.join(os.path.dirname(path), toks[j].text.strip('"')))
+                rel = os.path.relpath(file, INCLUDES["base"])
+                INCLUDES["files"].append(file)
+                toks[j] = Tok("str", '"' + rel + '"')
+        if t.kind == "ident" and t.text == "use" and depth == 0 and excluded:
+            first = toks[sig(toks, i + 1)].text
+            if first == "self":
+                first = toks[sig(toks, sig(toks, sig(toks, i + 1) + 1) + 2)].text
+            if first in excluded:
+                start, _ = attrs_before(toks, i)
+                end = i
+                while toks[end].text != ";":
+                    end += 1
+                if keep_rest:
+                    out.extend(toks[emitted:start])
+                emitted = i = end + 1
+                continue
+        if t.kind == "punct" and t.text in "{}":
+            depth += 1 if t.text == "{" else -1
+        if t.kind == "ident" and t.text == "mod" and depth == 0:
+            n = sig(toks, i + 1)
+            e = sig(toks, n + 1)
+            if toks[n].kind == "ident" and toks[e].text in (";", "{"):
+                name = toks[n].text
+                start, spans = attrs_before(toks, i)
+                dead, mpath, keep = attr_info(toks, spans)
+                end = e if toks[e].text == ";" else close(toks, e)
+                child = modpath + [name]
+                if keep_rest:
+                    out.extend(toks[emitted:start])
+                if dead or not want(child):
+                    excluded.add(name)
+                    emitted = i = end + 1
+                    continue
+                vis = text(toks[start:i]).split("]")[-1].strip() if spans else text(toks[start:i]).strip()
+                head = "".join(k + "\n" for k in keep) + (vis + " " if vis else "") + f"mod {name} "
+                if toks[e].text == "{":
+                    if not keep_rest:
+                        die(f"{path}: inline module {name} in a module kept in part")
+                    out.append(Tok("raw", head))
+                    emitted = e
+                    i = e + 1
+                    depth += 1
+                    continue
+                if tuple(child) in replace:
+                    out.append(Tok("raw", head + "{\n" + replace[tuple(child)] + "\n}\n"))
+                    emitted = i = end + 1
+                    continue
+                if mpath:
+                    file = os.path.join(os.path.dirname(path), mpath)
+                    sub = os.path.dirname(file)
+                else:
+                    file = os.path.join(child_dir, name + ".rs")
+                    sub = os.path.join(child_dir, name)
+                    if not os.path.exists(file):
+                        file = os.path.join(child_dir, name, "mod.rs")
+                body = inline(file, sub, want, child, prefix_fn, partial, replace)
+                if body is None:
+                    emitted = i = end + 1
+                    continue
+                out.append(Tok("raw", head + "{\n"))
+                out.extend(body)
+                out.append(Tok("raw", "\n}"))
+                emitted = i = end + 1
+                continue
+        i += 1
+    if keep_rest:
+        out.extend(toks[emitted:])
+    return out
+
+
+def inner_attrs(toks):
+    """Spans (h, j) of the `#![...]` attributes anywhere in `toks`."""
+    spans, i = [], 0
+    while i < len(toks):
+        j = sig(toks, i + 1)
+        if toks[i].text == "#" and j < len(toks) and toks[j].text == "!":
+            k = sig(toks, j + 1)
+            if k < len(toks) and toks[k].text == "[":
+                spans.append((i, close(toks, k)))
+                i = spans[-1][1] + 1
+                continue
+        i += 1
+    return spans
+
+
+def file_is_dead(toks):
+    """Whether a module file's own `#![cfg(...)]` is surely false."""
+    for h, j in inner_attrs(toks):
+        b = [t for t in toks[h:j + 1] if t.kind not in ("ws", "comment")]
+        if b[3].text == "cfg" and cfg_value(b[5:-2]) is False:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ crates
+def crate_graph():
+    """The crates the project's library builds with, as cargo resolves
+    them: {lib name: (lib src path, features, [dependency lib names])}."""
+    def run(*args):
+        r = subprocess.run(["cargo", *args], cwd=ROOT, capture_output=True, text=True)
+        if r.returncode:
+            die(f"cargo {' '.join(args)} failed:\n{r.stderr}")
+        return r.stdout
+
+    meta = json.loads(run("metadata", "--format-version", "1", "--offline", "--locked"))
+    src = {}
+    for p in meta["packages"]:
+        for t in p["targets"]:
+            if "lib" in t["kind"]:
+                src[(p["name"], p["version"])] = (t["src_path"], p["edition"])
+    tree = run("tree", "-e", "normal", "--no-dedupe", "--prefix", "depth",
+               "-f", "{lib}|{p}|{f}", "--offline", "--locked")
+    graph, stack = {}, []
+    for line in tree.splitlines():
+        k = 0
+        while line[k].isdigit():
+            k += 1
+        depth = int(line[:k])
+        lib, pkg, feats = line[k:].split("|")
+        name, version = pkg.split()[:2]
+        del stack[depth:]
+        if depth:
+            path, edition = src[(name, version.lstrip("v"))]
+            graph.setdefault(lib, (path, set(feats.split(",")) - {""}, set(), edition))
+            if depth > 1:
+                graph[stack[-1]][2].add(lib)
+        stack.append(lib)
+    return graph
+
+
+def macro_exports(toks):
+    names, i = [], 0
+    while i < len(toks):
+        if toks[i].text == "macro_export":
+            j = i
+            while toks[j].text != "macro_rules":
+                j += 1
+            names.append(toks[sig(toks, sig(toks, j + 1) + 1)].text)
+            i = j
+        i += 1
+    return names
+
+
+def rewrite_paths(toks, here, deps, macros):
+    """Moves crate `here`'s paths under crate::deps::here (see the top)."""
+    to = {d: ["crate", "::", FACADE, "::", d] for d in deps}
+    to["alloc"] = ["std"]
+    out, i = [], 0
+
+    def prev(k):
+        p = sig(toks, k - 1, -1)
+        return toks[p].text if p >= 0 else ""
+
+    def is_path_sep(k):
+        return k + 1 < len(toks) and toks[k].text == ":" and toks[k + 1].text == ":"
+
+    while i < len(toks):
+        t = toks[i]
+        n = sig(toks, i + 1)
+        if t.kind == "ident" and t.text == "extern" and toks[n].text == "crate":
+            name_i = sig(toks, n + 1)
+            name = toks[name_i].text
+            semi = name_i
+            while toks[semi].text != ";":
+                semi += 1
+            rest = text(toks[name_i + 1:semi])
+            if name in to and name != "alloc":
+                out.append(Tok("raw", f"use crate::{FACADE}::{name}{rest};"))
+            else:  # std, core, alloc: already there; keep the item for its attributes
+                out.append(Tok("raw", "const _: () = ();"))
+            i = semi + 1
+            continue
+        if t.kind == "ident" and t.text == "crate" and n < len(toks) and is_path_sep(n):
+            after = sig(toks, n + 2)
+            dollar = out and out[-1].text == "$"
+            if not (dollar and toks[after].text in macros):
+                out.append(Tok("raw", f"crate::{FACADE}::{here}"))
+                i = n
+                continue
+        if t.kind == "ident" and t.text in to and prev(i) not in (".", "$"):
+            leading = False
+            p = sig(toks, i - 1, -1)
+            if p >= 1 and toks[p].text == ":" and toks[p - 1].text == ":":
+                q = sig(toks, p - 2, -1)
+                if q >= 0 and (toks[q].kind in ("ident", "num") or toks[q].text in ">)"):
+                    out.append(t)
+                    i += 1
+                    continue
+                leading = True
+            if (n < len(toks) and is_path_sep(n)) or prev(i) == "use" or leading:
+                if leading:  # drop the `::` already copied
+                    while out[-1].kind in ("ws", "comment"):
+                        out.pop()
+                    del out[-2:]
+                out.append(Tok("raw", "".join(to[t.text])))
+                i += 1
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def drop_tool_attrs(toks):
+    """`#[clippy::...]`, `#[rustfmt::...]`: lint hints, but an item carrying
+    one counts as macro-expanded, and a macro_export macro that is cannot be
+    reached by path from inside its own crate."""
+    out, i = [], 0
+    while i < len(toks):
+        if toks[i].text == "#":
+            j = sig(toks, i + 1)
+            if j < len(toks) and toks[j].text == "[":
+                k = sig(toks, j + 1)
+                if toks[k].text in ("clippy", "rustfmt") and toks[sig(toks, k + 1)].text == ":":
+                    i = close(toks, j) + 1
+                    continue
+        out.append(toks[i])
+        i += 1
+    return out
+
+
+def name_anonymous_params(toks):
+    """Edition 2015's `fn f(&self, u32);` in traits: the parameter gets `_:`."""
+    out, i = [], 0
+    while i < len(toks):
+        out.append(toks[i])
+        if toks[i].text == "fn":
+            j = sig(toks, sig(toks, i + 1) + 1)
+            if toks[j].text == "(":
+                end = close(toks, j)
+                params, depth, cur = [], 0, []
+                for t in toks[j + 1:end]:
+                    if t.text in "([{<" and t.kind == "punct":
+                        depth += 1
+                    elif t.text in ")]}>" and t.kind == "punct":
+                        depth -= 1
+                    if t.text == "," and depth == 0:
+                        params.append(cur)
+                        cur = []
+                    else:
+                        cur.append(t)
+                params.append(cur)
+                fixed = []
+                for prm in params:
+                    words = [t.text for t in prm if t.kind not in ("ws", "comment")]
+                    if words and ":" not in words and "self" not in words:
+                        prm = [Tok("raw", "_: ")] + prm
+                    fixed.append(text(prm))
+                out.extend(toks[i + 1:j + 1])
+                out.append(Tok("raw", ",".join(fixed)))
+                i = end
+                continue
+        i += 1
+    return out
+
+
+def bundle_crate(name, graph, keep_lines):
+    src, feats, deps, edition = graph[name]
+    with open(src, encoding="utf-8") as f:
+        macros = macro_exports(tokenize(f.read()))
+    files = []
+
+    def prep(toks):
+        toks = drop_tool_attrs(settle_features(toks, feats))
+        if edition == "2015":
+            toks = name_anonymous_params(toks)
+        files.append(toks)
+        return toks
+
+    body = inline(src, os.path.dirname(src), lambda p: True, [], prep)
+    # macros exported from any file of the crate
+    for toks in files:
+        macros += macro_exports(toks)
+    body = rewrite_paths(retokenize(body), name, deps, set(macros))
+    drop = {h for h, j in inner_attrs(body) if not is_cfg(body, h, j)}
+    spans = {h: j for h, j in inner_attrs(body)}
+    kept, i = [], 0
+    while i < len(body):
+        if i in drop:
+            i = spans[i] + 1
+            continue
+        kept.append(body[i])
+        i += 1
+    code = squeeze(retokenize(kept), keep_lines)
+    reexport = ""
+    if macros:
+        reexport = "#[allow(unused_imports)] pub use crate::{" + ", ".join(sorted(set(macros))) + "};\n"
+    return (f"#[allow(warnings, clippy::all)]\npub mod {name} {{\n"
+            f"{code}{reexport}}}\n")
+
+
+def is_cfg(toks, h, j):
+    b = [t for t in toks[h:j + 1] if t.kind not in ("ws", "comment")]
+    return b[3].text == "cfg"
+
+
+def retokenize(toks):
+    return tokenize(text(toks))
+
+
+# ------------------------------------------------------------------ outputs
+def facade_with_crates(graph, names, keep_lines):
+    """src/deps.rs with the crates `names` inside it: a whole-crate
+    re-export (`pub use log;`) gives way to the module of that name."""
+    with open(os.path.join(SRC, "src", FACADE + ".rs"), encoding="utf-8") as f:
+        lines = f.read().splitlines(keepends=True)
+    out = []
+    for line in lines:
+        s = line.strip()
+        first = s[8:].split("::")[0].rstrip(";") if s.startswith("pub use ") else None
+        if first in graph and (first not in names or s == f"pub use {first};"):
+            continue
+        out.append(line)
+    head = "".join(out)
+    parts = [head, "\n// The crates' own sources, bundled by tools/bundle.py.\n"]
+    for name in sorted(names):
+        parts.append(bundle_crate(name, graph, keep_lines))
+    return "".join(parts)
+
+
+def single(spec_path):
+    """The one source file `spec_path` describes: lines `modules: a a::b`
+    (kept whole, their tests left out), `without: a::c` (left out of them),
+    `crates: x y` (bundled into the facade; the crates they need come
+    along) or `facade: FILE` (a module standing in for the facade and its
+    crates), then `main:` and the file's last lines, its entry point."""
+    spec, main_text, key = {}, [], None
+    for line in open(spec_path, encoding="utf-8"):
+        if key == "main":
+            main_text.append(line)
+        elif line.strip() and not line.startswith("#"):
+            key, _, rest = line.partition(":")
+            spec[key.strip()] = rest.split()
+    keep = [m.split("::") for m in spec.get("modules", [])]
+    without = [m.split("::") for m in spec.get("without", [])]
+
+    def under(p, ms):
+        return any(p[:len(m)] == m for m in ms)
+
+    def want(p):
+        return not under(p, without) and (under(p, keep) or any(m[:len(p)] == p for m in keep))
+
+    def partial(p):
+        return not under(p, keep)
+
+    if "facade" in spec:  # a stand-in for the facade and its crates
+        path = os.path.join(SRC, spec["facade"][0])
+        deps = text(inline(path, os.path.splitext(path)[0], lambda p: True, []))
+        lib = os.path.join(SRC, "src", "lib.rs")
+        body = inline(lib, os.path.dirname(lib), want, [], None, partial, {(FACADE,): deps})
+        return squeeze(retokenize(body), keep_lines=True) + "".join(main_text)
+    graph = crate_graph()
+    crates, todo = set(), list(spec.get("crates", []))
+    while todo:
+        c = todo.pop()
+        if c not in graph:
+            die(f"{spec_path}: {c} is not a crate the project builds with")
+        if c not in crates:
+            crates.add(c)
+            todo.extend(graph[c][2])
+    deps = facade_with_crates(graph, crates, keep_lines=False)
+    lib = os.path.join(SRC, "src", "lib.rs")
+    body = inline(lib, os.path.dirname(lib), want, [], None, partial, {(FACADE,): deps})
+    code = squeeze(retokenize(body), keep_lines=True)
+    return code + "".join(main_text)
+
+
+def main(argv):
+    global SRC
+    if len(argv) == 6 and argv[4] == "--from":
+        SRC, argv = os.path.abspath(argv[5]), argv[:4]
+    if len(argv) == 4 and argv[1] == "single":
+        global INCLUDES
+        INCLUDES = {"base": os.path.join(SRC, "src"), "files": []}
+        code = single(argv[2])
+        with open(argv[3], "w", encoding="utf-8") as f:
+            f.write(code)
+        print(f"bundle.py: {argv[3]}: {len(code)} characters", file=sys.stderr)
+        for file in INCLUDES["files"]:
+            # the files it includes, for the caller to put beside it
+            print(os.path.relpath(file, INCLUDES["base"]))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
