@@ -3,6 +3,7 @@
 //! shows, and the stale `-1` marks each game carries.
 
 use super::Seen;
+use crate::deps::log;
 use crate::go::{Board, Cell, Color, Game, Move, Point, Rules};
 
 /// The stones that read `-1` once `mv` is played on `before` (giving
