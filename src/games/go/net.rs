@@ -24,12 +24,16 @@
 //! after the flags, one scale an output channel (f32), then the weights as
 //! i8 (zero-padded to whole words), each standing for itself times its
 //! output channel's scale: a quarter of the size, for a wide network.
+//! A value section may follow the last layer ([`value`]): the value and
+//! score head, computed in the same pass ([`Net::evaluate`]).
 
 use super::planes;
-use crate::go::{Board, Point};
+use crate::go::{Board, Color, Point};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::OnceLock;
+pub use value::Value;
+use value::ValueHead;
 
 const MAGIC: &[u8; 8] = b"TGPOLNN3";
 /// The third format with its weights in i8.
@@ -69,6 +73,8 @@ pub struct Net {
     width: usize,
     /// Zero border around the board: half the largest kernel.
     pad: usize,
+    /// The value and score head, if the file has one ([`value`]).
+    value: Option<ValueHead>,
 }
 
 impl Net {
@@ -179,9 +185,12 @@ impl Net {
             });
             cin_expected = cout;
         }
-        if words.next().is_some() {
-            return Err("bytes left after the last layer".into());
-        }
+        // a value section may follow the layers
+        let left = 4 * words.count();
+        let value = match left {
+            0 => None,
+            _ => Some(ValueHead::read(&rest[rest.len() - left..])?),
+        };
         match layers.last() {
             Some(l) if l.cout == 1 && !l.skip && l.pooled.is_empty() => {}
             _ => {
@@ -190,9 +199,24 @@ impl Net {
                 )
             }
         }
+        if let Some(v) = &value {
+            let tapped = layers[..layers.len() - 1].get(v.tap).map(|l| l.cout);
+            if tapped != Some(v.channels()) {
+                return Err(format!(
+                    "the value head reads {} channels of layer {}, which has {tapped:?}",
+                    v.channels(),
+                    v.tap
+                ));
+            }
+        }
         let width = layers.iter().map(|l| l.cin.max(l.cout)).max().unwrap_or(1);
         let pad = layers.iter().map(|l| l.k / 2).max().unwrap_or(0);
-        Ok(Net { layers, width, pad })
+        Ok(Net {
+            layers,
+            width,
+            pad,
+            value,
+        })
     }
 
     /// Multiply-adds one evaluation of a `w` x `h` board takes (before the
@@ -207,18 +231,42 @@ impl Net {
     /// One logit a point, row by row from the top left, for the planes of
     /// a `w` x `h` board ([`planes::encode`]).
     pub fn logits(&self, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+        self.forward(planes, w, h, None).0
+    }
+
+    /// Whether the network has a value head ([`Net::evaluate`]).
+    pub fn has_value(&self) -> bool {
+        self.value.is_some()
+    }
+
+    /// [`Net::logits`], and the value head's read of the position when the
+    /// network has one and `to_move` says whose turn it is.
+    fn forward(
+        &self,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        to_move: Option<Color>,
+    ) -> (Vec<f32>, Option<Value>) {
         thread_local! {
             static BUFFERS: RefCell<[Vec<f32>; 4]> = const { RefCell::new([const { Vec::new() }; 4]) };
         }
         BUFFERS.with(|cell| {
             let [cur, next, kept, scratch] = &mut *cell.borrow_mut();
-            self.run(planes, w, h, [cur, next, kept, scratch])
+            self.run(planes, w, h, to_move, [cur, next, kept, scratch])
         })
     }
 
     /// The buffers: the layer's input, its output, a block's input kept
     /// for the layer that skips over it, the transforms' scratch.
-    fn run(&self, planes: &[u8], w: usize, h: usize, buffers: [&mut Vec<f32>; 4]) -> Vec<f32> {
+    fn run(
+        &self,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        to_move: Option<Color>,
+        buffers: [&mut Vec<f32>; 4],
+    ) -> (Vec<f32>, Option<Value>) {
         let [cur, next, kept, scratch] = buffers;
         let (pad, c) = (self.pad, self.width);
         let stride = w + 2 * pad;
@@ -243,6 +291,7 @@ impl Net {
             }
         }
         let last = self.layers.len() - 1;
+        let mut value = None;
         let grid = Grid {
             w,
             h,
@@ -264,10 +313,20 @@ impl Net {
             };
             conv(step, grid, cur, next, scratch);
             std::mem::swap(cur, next);
+            if let (Some(head), Some(side)) = (&self.value, to_move) {
+                if head.tap == l {
+                    let points = (0..area).map(|i| {
+                        let at = ((i / w + pad) * stride + i % w + pad) * c;
+                        &cur[at..at + c]
+                    });
+                    value = Some(head.forward(points, side == Color::White));
+                }
+            }
         }
-        (0..area)
+        let logits = (0..area)
             .map(|i| cur[((i / w + pad) * stride + i % w + pad) * c])
-            .collect()
+            .collect();
+        (logits, value)
     }
 
     /// The network's probability for each sensible move of the side to
@@ -275,10 +334,16 @@ impl Net {
     /// so never a point the rules refuse), summing to 1. Empty when there
     /// is no such move.
     pub fn policy(&self, b: &Board) -> Vec<(Point, f32)> {
+        self.evaluate(b).0
+    }
+
+    /// [`Net::policy`], and the value head's read of `b` for the side to
+    /// move if the network has one: one pass through the trunk for both.
+    pub fn evaluate(&self, b: &Board) -> (Vec<(Point, f32)>, Option<Value>) {
         let planes = planes::encode(b);
         let (w, h) = (b.width(), b.height());
         let sensible = &planes[planes::SENSIBLE * w * h..][..w * h];
-        let logits = self.logits(&planes, w, h);
+        let (logits, value) = self.forward(&planes, w, h, Some(b.to_move()));
         let mut out: Vec<(Point, f32)> = (0..w * h)
             .filter(|&i| sensible[i] != 0)
             .map(|i| (b.point(i % w, i / w), logits[i]))
@@ -292,7 +357,7 @@ impl Net {
         for m in &mut out {
             m.1 /= total;
         }
-        out
+        (out, value)
     }
 
     /// The `n` moves of [`Net::policy`] with the highest probability,
@@ -440,6 +505,9 @@ fn transformed(k: usize, cin: usize, cout: usize, w: &[f32]) -> Vec<f32> {
     let _ = (k, cin, cout, w);
     Vec::new()
 }
+
+#[path = "net/value.rs"]
+pub mod value;
 
 #[cfg(target_arch = "x86_64")]
 #[path = "net/avx.rs"]

@@ -258,7 +258,10 @@ fn a_pooled_last_layer_is_refused() {
 fn agrees_with_its_trainer(net: &Net, check: &str) {
     let mut checked = 0;
     for line in check.lines() {
-        let (hex, logits) = line.split_once(' ').unwrap();
+        // planes, logits, then with a value head the side to move and
+        // the head's win logit and lead
+        let fields: Vec<&str> = line.split(' ').collect();
+        let (hex, logits) = (fields[0], fields[1]);
         let bits: Vec<u8> = (0..hex.len() / 2)
             .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
             .collect();
@@ -266,16 +269,77 @@ fn agrees_with_its_trainer(net: &Net, check: &str) {
             .map(|i| (bits[i / 8] >> (i % 8)) & 1)
             .collect();
         let want: Vec<f32> = logits.split(',').map(|v| v.parse().unwrap()).collect();
-        let got = net.logits(&planes, 19, 19);
+        let side = match fields.get(2) {
+            Some(&"w") => Color::White,
+            _ => Color::Black,
+        };
+        let (got, value) = net.forward(&planes, 19, 19, Some(side));
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert!(
                 close(*g, *w, 1e-3),
                 "position {checked}, point {i}: {g} against {w}"
             );
         }
+        assert_eq!(
+            value.is_some(),
+            fields.len() > 2,
+            "a value head iff values to check"
+        );
+        if let (Some(v), Some(outs)) = (value, fields.get(3)) {
+            let want: Vec<f32> = outs.split(',').map(|v| v.parse().unwrap()).collect();
+            let logit = value::ValueHead::logit(v);
+            assert!(
+                close(logit, want[0], 2e-3),
+                "position {checked}: win logit {logit} against {}",
+                want[0]
+            );
+            assert!(
+                close(v.lead, want[1], 2e-2),
+                "position {checked}: lead {} against {}",
+                v.lead,
+                want[1]
+            );
+        }
         checked += 1;
     }
     assert!(checked >= 2);
+}
+
+/// A value section appended to a policy file is read, reads the layer it
+/// names, and is refused where that layer has other channels.
+#[test]
+fn a_value_section_rides_after_the_layers() {
+    let policy = include_bytes!("tiny-pooled/policy.net").to_vec();
+    let net = Net::from_bytes(&policy).unwrap();
+    assert!(!net.has_value());
+    let tap = net.layers.len() - 3;
+    let c = net.layers[tap].cout;
+    let section = |c: usize| {
+        let mut b = value::MAGIC.to_vec();
+        for d in [tap, c, 2, 3, 1, 2] {
+            b.extend((d as u32).to_le_bytes());
+        }
+        let n = c * 2 + 2 + 5 * 3 + 3 + 3 * 2 + 2;
+        for i in 0..n {
+            b.extend((((i * 7919) % 13) as f32 / 13.0 - 0.4).to_le_bytes());
+        }
+        b
+    };
+    let net = Net::from_bytes(&[policy.clone(), section(c)].concat()).unwrap();
+    assert!(net.has_value());
+    let mut b = Board::new(19, 19);
+    b.play(Move::Play(b.point(3, 3))).unwrap();
+    let (policy_now, value) = net.evaluate(&b);
+    let v = value.expect("a value");
+    assert!(v.win > 0.0 && v.win < 1.0 && v.lead.is_finite());
+    // the head does not change the policy
+    assert_eq!(policy_now, Net::from_bytes(&policy).unwrap().policy(&b));
+    // White to move is an input of its own
+    b.play(Move::Pass).unwrap();
+    assert_ne!(net.evaluate(&b).1, Some(v));
+    let wrong = [policy, section(c + 1)].concat();
+    let refused = Net::from_bytes(&wrong).err().expect("refused");
+    assert!(refused.contains("channels"), "{refused}");
 }
 
 #[test]
