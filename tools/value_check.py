@@ -4,11 +4,13 @@ score lead on the held-out teacher positions (every tenth game by id, as
 tools/teacher/train.py holds them out).
 
 usage: tools/value_check.py --tengen BIN [--positions N] [--playouts P]
-                            [--seed S] SHARD.jsonl.gz...
+                            [--net | --net-file FILE] [--seed S] SHARD.jsonl.gz...
 
 Samples N positions (default 400) of the held-out games, asks
 `BIN evaluate --playouts P` for each (the search's playouts: share won
-and mean margin, side to move), and prints the mean absolute error of
+and mean margin, side to move; with --net or --net-file also the
+network's value head: `evaluate --net`; --playouts 0 leaves the
+playouts out), and prints the mean absolute error of
 the win rate (0..1) and of the score (points) against the teacher's,
 next to those of a constant guess (the held-out mean), so a reader that
 learnt nothing shows as such. Standard library only.
@@ -56,6 +58,8 @@ def main(argv):
     ap.add_argument("--positions", type=int, default=400)
     ap.add_argument("--playouts", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--net", action="store_true", help="also the built-in network's value head")
+    ap.add_argument("--net-file", help="also this weight file's value head")
     ap.add_argument("shards", nargs="+")
     a = ap.parse_args(argv)
     pool = positions(a.shards)
@@ -64,24 +68,37 @@ def main(argv):
     random.Random(a.seed).shuffle(pool)
     sample = pool[:a.positions]
     text = "".join(f"{m} {k}\n" for k, (m, _, _) in enumerate(sample))
-    r = subprocess.run([a.tengen, "evaluate", "--playouts", str(a.playouts)],
-                       input=text, capture_output=True, text=True)
+    cmd = [a.tengen, "evaluate", "--playouts", str(a.playouts)]
+    if a.net_file:
+        cmd += ["--net-file", a.net_file]
+    elif a.net:
+        cmd += ["--net"]
+    readers = (["playouts"] if a.playouts > 0 else []) + (["network"] if a.net or a.net_file else [])
+    if not readers:
+        sys.exit("value_check.py: nothing to check: --playouts 0 without --net")
+    r = subprocess.run(cmd, input=text, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"value_check.py: {a.tengen} evaluate failed: {r.stderr.strip()}")
     got = {}
     for line in r.stdout.splitlines():
-        w, s, k = line.split()
-        got[int(k)] = (float(w), float(s))
-    if len(got) != len(sample):
+        f = line.split()
+        got[int(f[-1])] = [float(x) for x in f[:-1]]
+    if len(got) != len(sample) or any(len(v) != 2 * len(readers) for v in got.values()):
         sys.exit(f"value_check.py: {len(got)} answers for {len(sample)} positions")
     tw = [w for _, w, _ in sample]
     ts = [s for _, _, s in sample]
-    pw = [got[k][0] for k in range(len(sample))]
-    ps = [got[k][1] for k in range(len(sample))]
     mw, ms = sum(tw) / len(tw), sum(ts) / len(ts)
-    print(f"{len(sample)} held-out positions of {len(pool)}, {a.playouts} playouts each")
-    print(f"win rate MAE: playouts {mae(pw, tw):.3f}, constant {mae([mw] * len(tw), tw):.3f}")
-    print(f"score MAE (points): playouts {mae(ps, ts):.2f}, constant {mae([ms] * len(ts), ts):.2f}")
+    print(f"{len(sample)} held-out positions of {len(pool)}")
+    wins = [f"constant {mae([mw] * len(tw), tw):.3f}"]
+    scores = [f"constant {mae([ms] * len(ts), ts):.2f}"]
+    for j, name in enumerate(readers):
+        pw = [got[k][2 * j] for k in range(len(sample))]
+        ps = [got[k][2 * j + 1] for k in range(len(sample))]
+        label = f"playouts ({a.playouts} each)" if name == "playouts" else name
+        wins.append(f"{label} {mae(pw, tw):.3f}")
+        scores.append(f"{label} {mae(ps, ts):.2f}")
+    print("win rate MAE: " + ", ".join(wins))
+    print("score MAE (points): " + ", ".join(scores))
 
 
 if __name__ == "__main__":
