@@ -29,9 +29,10 @@ fn compile(line: &str, out: &Path) {
     };
     let var = |k: &str| env::var(k).unwrap_or_default();
     let mut rustc = Command::new(env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()));
+    let fixed = "--crate-type rlib --cap-lints allow -C codegen-units=1 -C debuginfo=0";
     rustc
-        .args(["--crate-name", name, "--crate-type", "rlib", "--edition", edition])
-        .args(["--cap-lints", "allow", "-C", "codegen-units=1", "-C", "debuginfo=0"])
+        .args(["--crate-name", name, "--edition", edition])
+        .args(fixed.split(' '))
         .arg(format!("-Copt-level={}", var("OPT_LEVEL")))
         .arg(format!("-Cpanic={}", var("CARGO_CFG_PANIC")))
         .arg("-L")
@@ -42,14 +43,14 @@ fn compile(line: &str, out: &Path) {
     if var("TARGET") != var("HOST") {
         rustc.args(["--target", &var("TARGET")]);
     }
-    for flag in var("CARGO_ENCODED_RUSTFLAGS").split('\x1f').filter(|f| !f.is_empty()) {
-        rustc.arg(flag);
-    }
+    let flags = var("CARGO_ENCODED_RUSTFLAGS");
+    rustc.args(flags.split('\x1f').filter(|f| !f.is_empty()));
     for word in rest {
         if let Some(f) = word.strip_prefix("feature=") {
             rustc.arg("--cfg").arg(format!("feature=\"{f}\""));
         } else if let Some(c) = word.strip_prefix("extern=") {
-            rustc.arg("--extern").arg(format!("{c}={}", out.join(format!("lib{c}.rlib")).display()));
+            let rlib = out.join(format!("lib{c}.rlib"));
+            rustc.arg("--extern").arg(format!("{c}={}", rlib.display()));
         } else {
             panic!("crates/PLAN: unknown word {word:?} in {line:?}");
         }

@@ -6,14 +6,22 @@ one source file, for the uploads that take no dependencies.
       OUT: the modules SPEC names from src/ (tools/arena.spec,
       tools/codingame/*.spec; tests and comments left out), inlined, with
       the facade src/deps.rs holding the crates they use, and SPEC's
-      `main`. The files it includes are listed on stdout, their paths made
-      relative to src/ (where OUT goes). --from: read DIR/src instead.
+      `main`. The files it includes are listed on stdout, each twice:
+      relative to src/ and to OUT's folder. --from: read DIR/src instead.
+
+  bundle.py split SPEC OUT [--from DIR]
+      The same modules as separate one-file crates, compiled one rustc at
+      a time (the arena zip's build.rs): OUT/crates/ holds each crate the
+      facade uses and each of SPEC's `parts:`, with OUT/crates/PLAN, the
+      build order; OUT/src/main.rs the other modules and `main`. Listed
+      on stdout: each included file, under src/ and under OUT.
 
 The crates' code is theirs, as cargo fetched it, with the features the
 project builds them with (cargo tree): comments and tests are dropped,
 `feature = "x"` is settled, and paths are moved under the facade:
 `crate::`/`$crate::` gain `deps::NAME::`, another crate's name becomes
-`crate::deps::OTHER`, and `alloc::` becomes `std::`.
+`crate::deps::OTHER`, and `alloc::` becomes `std::` (single; split leaves
+paths alone: there each crate is a crate).
 """
 
 import json
