@@ -6,14 +6,22 @@ one source file, for the uploads that take no dependencies.
       OUT: the modules SPEC names from src/ (tools/arena.spec,
       tools/codingame/*.spec; tests and comments left out), inlined, with
       the facade src/deps.rs holding the crates they use, and SPEC's
-      `main`. The files it includes are listed on stdout, their paths made
-      relative to src/ (where OUT goes). --from: read DIR/src instead.
+      `main`. The files it includes are listed on stdout, each twice:
+      relative to src/ and to OUT's folder. --from: read DIR/src instead.
+
+  bundle.py split SPEC OUT [--from DIR]
+      The same modules as separate one-file crates, compiled one rustc at
+      a time (the arena zip's build.rs): OUT/crates/ holds each crate the
+      facade uses and each of SPEC's `parts:`, with OUT/crates/PLAN, the
+      build order; OUT/src/main.rs the other modules and `main`. Listed
+      on stdout: each included file, under src/ and under OUT.
 
 The crates' code is theirs, as cargo fetched it, with the features the
 project builds them with (cargo tree): comments and tests are dropped,
 `feature = "x"` is settled, and paths are moved under the facade:
 `crate::`/`$crate::` gain `deps::NAME::`, another crate's name becomes
-`crate::deps::OTHER`, and `alloc::` becomes `std::`.
+`crate::deps::OTHER`, and `alloc::` becomes `std::` (single; split leaves
+paths alone: there each crate is a crate).
 """
 
 import json
@@ -180,7 +188,7 @@ def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace
             if toks[j].kind == "str":
                 file = os.path.normpath(os.path.join(os.path.dirname(path), toks[j].text.strip('"')))
                 rel = os.path.relpath(file, INCLUDES["base"])
-                INCLUDES["files"].append(file)
+                INCLUDES["files"].append((file, os.path.join(INCLUDES.get("prefix", ""), rel)))
                 toks[j] = Tok("str", '"' + rel + '"')
         if t.kind == "ident" and t.text == "use" and depth == 0 and excluded:
             first = toks[sig(toks, i + 1)].text
@@ -434,7 +442,10 @@ def name_anonymous_params(toks):
     return out
 
 
-def bundle_crate(name, graph, keep_lines):
+def bundle_crate(name, graph, keep_lines, alone=False):
+    """Crate `name` as one module of the facade (`pub mod name { ... }`,
+    its paths moved under it), or, `alone`, as the one-file source of the
+    crate itself, its paths untouched (`bundle.py crates`)."""
     src, feats, deps, edition = graph[name]
     with open(src, encoding="utf-8") as f:
         macros = macro_exports(tokenize(f.read()))
@@ -451,7 +462,7 @@ def bundle_crate(name, graph, keep_lines):
     # macros exported from any file of the crate
     for toks in files:
         macros += macro_exports(toks)
-    body = rewrite_paths(retokenize(body), name, deps, set(macros))
+    body = retokenize(body) if alone else rewrite_paths(retokenize(body), name, deps, set(macros))
     drop = {h for h, j in inner_attrs(body) if not is_cfg(body, h, j)}
     spans = {h: j for h, j in inner_attrs(body)}
     kept, i = [], 0
@@ -462,6 +473,8 @@ def bundle_crate(name, graph, keep_lines):
         kept.append(body[i])
         i += 1
     code = squeeze(retokenize(kept), keep_lines)
+    if alone:
+        return code + "\n"
     reexport = ""
     if macros:
         reexport = "#[allow(unused_imports)] pub use crate::{" + ", ".join(sorted(set(macros))) + "};\n"
@@ -498,12 +511,8 @@ def facade_with_crates(graph, names, keep_lines):
     return "".join(parts)
 
 
-def single(spec_path):
-    """The one source file `spec_path` describes: lines `modules: a a::b`
-    (kept whole, their tests left out), `without: a::c` (left out of them),
-    `crates: x y` (bundled into the facade; the crates they need come
-    along) or `facade: FILE` (a module standing in for the facade and its
-    crates), then `main:` and the file's last lines, its entry point."""
+def read_spec(spec_path):
+    """A spec's keys (lists of words) and the lines after `main:`."""
     spec, main_text, key = {}, [], None
     for line in open(spec_path, encoding="utf-8"):
         if key == "main":
@@ -523,42 +532,125 @@ def single(spec_path):
     def partial(p):
         return not under(p, keep)
 
+    return spec, "".join(main_text), want, partial
+
+
+def spec_crates(spec_path, spec, graph):
+    """The spec's `crates:` and the crates they need, dependencies first."""
+    order, seen = [], set()
+
+    def visit(c):
+        if c not in graph:
+            die(f"{spec_path}: {c} is not a crate the project builds with")
+        if c not in seen:
+            seen.add(c)
+            for d in sorted(graph[c][2]):
+                visit(d)
+            order.append(c)
+
+    for c in spec.get("crates", []):
+        visit(c)
+    return order
+
+
+def single(spec_path):
+    """The one source file `spec_path` describes: lines `modules: a a::b`
+    (kept whole, their tests left out), `without: a::c` (left out of them),
+    `crates: x y` (bundled into the facade; the crates they need come
+    along) or `facade: FILE` (a module standing in for the facade and its
+    crates), then `main:` and the file's last lines, its entry point."""
+    spec, main_text, want, partial = read_spec(spec_path)
+    lib = os.path.join(SRC, "src", "lib.rs")
     if "facade" in spec:  # a stand-in for the facade and its crates
         path = os.path.join(SRC, spec["facade"][0])
         deps = text(inline(path, os.path.splitext(path)[0], lambda p: True, []))
-        lib = os.path.join(SRC, "src", "lib.rs")
         body = inline(lib, os.path.dirname(lib), want, [], None, partial, {(FACADE,): deps})
-        return squeeze(retokenize(body), keep_lines=True) + "".join(main_text)
+        return squeeze(retokenize(body), keep_lines=True) + main_text
     graph = crate_graph()
-    crates, todo = set(), list(spec.get("crates", []))
-    while todo:
-        c = todo.pop()
-        if c not in graph:
-            die(f"{spec_path}: {c} is not a crate the project builds with")
-        if c not in crates:
-            crates.add(c)
-            todo.extend(graph[c][2])
-    deps = facade_with_crates(graph, crates, keep_lines=False)
-    lib = os.path.join(SRC, "src", "lib.rs")
+    deps = facade_with_crates(graph, set(spec_crates(spec_path, spec, graph)), keep_lines=False)
     body = inline(lib, os.path.dirname(lib), want, [], None, partial, {(FACADE,): deps})
     code = squeeze(retokenize(body), keep_lines=True)
-    return code + "".join(main_text)
+    return code + main_text
+
+
+def split(spec_path, out):
+    """The crates `spec_path` describes, each its own source file, for a
+    build that compiles them one by one (the arena zip's build.rs): OUT/
+    crates/NAME.rs for each of the spec's `crates:` (the crate's own code,
+    paths untouched) and each `parts: NAME=a,b` (the project's top modules
+    a and b, with `use` items for those of the parts before it), the plan
+    OUT/crates/PLAN (a line a crate, in build order: name, edition, file,
+    `feature=F`s, `extern=C`s), and OUT/src/main.rs: the other modules and
+    `main:`, with an `extern crate` for each part."""
+    spec, main_text, want, partial = read_spec(spec_path)
+    graph = crate_graph()
+    os.makedirs(os.path.join(out, "crates"), exist_ok=True)
+    os.makedirs(os.path.join(out, "src"), exist_ok=True)
+    plan, sizes = [], {}
+
+    def write(rel, code):
+        with open(os.path.join(out, rel), "w", encoding="utf-8") as f:
+            f.write(code)
+        sizes[rel] = len(code)
+
+    externs = spec_crates(spec_path, spec, graph)
+    for name in externs:
+        _, feats, deps, edition = graph[name]
+        write(f"crates/{name}.rs", bundle_crate(name, graph, keep_lines=False, alone=True))
+        plan.append(" ".join([name, edition, f"crates/{name}.rs"] + [f"feature={f}" for f in sorted(feats)]
+                             + [f"extern={d}" for d in sorted(deps)]))
+    lib = os.path.join(SRC, "src", "lib.rs")
+    edition = project_edition()
+    home = {}  # top module -> the part that holds it
+
+    def part_code(tops, header):
+        body = inline(lib, os.path.dirname(lib), lambda p: want(p) and p[0] in tops, [], None, partial)
+        return header + squeeze(retokenize(body), keep_lines=True)
+
+    for part in spec.get("parts", []):
+        name, _, mods = part.partition("=")
+        tops = mods.split(",")
+        header = "".join(f"use {home[t]}::{t};\n" for t in sorted(home))
+        INCLUDES["prefix"] = "crates"
+        write(f"crates/{name}.rs", part_code(tops, header))
+        plan.append(" ".join([name, edition, f"crates/{name}.rs"]
+                             + [f"extern={c}" for c in externs + sorted(set(home.values()))]))
+        home.update({t: name for t in tops})
+    header = "".join(f"extern crate {c};\n" for c in sorted(set(home.values())))
+    header += "".join(f"use {home[t]}::{t};\n" for t in sorted(home))
+    INCLUDES["prefix"] = "src"
+    top_of_main = lambda p: want(p) and p[0] not in home  # noqa: E731
+    body = inline(lib, os.path.dirname(lib), top_of_main, [], None, partial)
+    write("src/main.rs", header + squeeze(retokenize(body), keep_lines=True) + main_text)
+    write("crates/PLAN", "".join(line + "\n" for line in plan))
+    return sizes
+
+
+def project_edition():
+    import tomllib
+    with open(os.path.join(SRC, "Cargo.toml"), "rb") as f:
+        return str(tomllib.load(f)["package"].get("edition", "2015"))
 
 
 def main(argv):
     global SRC
     if len(argv) == 6 and argv[4] == "--from":
         SRC, argv = os.path.abspath(argv[5]), argv[:4]
-    if len(argv) == 4 and argv[1] == "single":
+    if len(argv) == 4 and argv[1] in ("single", "split"):
         global INCLUDES
         INCLUDES = {"base": os.path.join(SRC, "src"), "files": []}
-        code = single(argv[2])
-        with open(argv[3], "w", encoding="utf-8") as f:
-            f.write(code)
-        print(f"bundle.py: {argv[3]}: {len(code)} characters", file=sys.stderr)
-        for file in INCLUDES["files"]:
-            # the files it includes, for the caller to put beside it
-            print(os.path.relpath(file, INCLUDES["base"]))
+        if argv[1] == "single":
+            code = single(argv[2])
+            with open(argv[3], "w", encoding="utf-8") as f:
+                f.write(code)
+            print(f"bundle.py: {argv[3]}: {len(code)} characters", file=sys.stderr)
+        else:
+            for rel, n in split(argv[2], argv[3]).items():
+                print(f"bundle.py: {rel}: {n} characters", file=sys.stderr)
+        for file, rel in INCLUDES["files"]:
+            # the files it includes, for the caller to put beside them:
+            # the path under the project's src/, the path in the output
+            print(os.path.relpath(file, INCLUDES["base"]), rel)
         return 0
     print(__doc__, file=sys.stderr)
     return 2

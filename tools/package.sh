@@ -13,12 +13,16 @@
 #
 #   Cargo.toml      one `name =` line, no dependencies, the release
 #                   profile of the project's [profile.arena] (memory)
-#   src/main.rs     the bot alone, one file (tools/bundle.py single
-#                   tools/arena.spec): the modules `tengen` runs on without
-#                   arguments, with the crates they use inside src/deps.rs's
-#                   facade, as modules; the tools (arena, GTP, CodinGame
+#   build.rs        tools/arena-build.rs: compiles crates/ one rustc at a
+#                   time, in the order of crates/PLAN
+#   crates/         one file a crate (tools/bundle.py split tools/arena.spec):
+#                   the crates the bot uses, their own code (Cargo.lock's
+#                   versions), and the bot's modules in three parts (go,
+#                   search, games), so that no rustc holds the whole bot
+#   src/main.rs     the protocol and `main`: the modules `tengen` runs on
+#                   without arguments; the tools (arena, GTP, CodinGame
 #                   bots...) stay out, so the build needs less memory
-#   src/games/...   the files it includes (the network, the gammas)
+#   crates/games/   the files the games part includes (network, gammas)
 #   BUILD-INFO.txt  commit, date, toolchain it was proven with
 #
 # The proof replays compile_rust.sh step by step in a temporary folder:
@@ -258,17 +262,19 @@ else
 fi
 [[ -f "$PROJECT/src/lib.rs" && -f "$PROJECT/src/deps.rs" ]] || die "src/lib.rs or src/deps.rs was not staged"
 
-# the bot's modules and the crates' sources, one file (tools/arena.spec);
-# the crates are those Cargo.lock pins, read from cargo's cache
-say "bundling the bot into src/main.rs (tools/bundle.py single tools/arena.spec)"
-python3 tools/bundle.py single tools/arena.spec "$STAGE/src/main.rs" --from "$PROJECT" \
+# the crates' sources and the bot's modules (tools/arena.spec), each crate
+# one file, compiled one by one by build.rs; the crates are those Cargo.lock
+# pins, read from cargo's cache
+say "bundling the bot into crates/ and src/main.rs (tools/bundle.py split tools/arena.spec)"
+python3 tools/bundle.py split tools/arena.spec "$STAGE" --from "$PROJECT" \
     >"$TMP/includes.txt" 2>"$TMP/bundle.err" ||
     { cat "$TMP/bundle.err" >&2; die "tools/bundle.py failed"; }
-sed 's/^bundle.py: [^:]*: /  /' "$TMP/bundle.err" >&2
-while IFS= read -r f; do
-    mkdir -p "$STAGE/src/$(dirname "$f")"
-    cp -p "$PROJECT/src/$f" "$STAGE/src/$f"
+sed 's/^bundle.py: /  /' "$TMP/bundle.err" >&2
+while read -r from to; do
+    mkdir -p "$STAGE/$(dirname "$to")"
+    cp -p "$PROJECT/src/$from" "$STAGE/$to"
 done <"$TMP/includes.txt"
+cp tools/arena-build.rs "$STAGE/build.rs"
 
 # the zip's Cargo.toml: one `name =` line, no dependencies, the arena profile
 python3 - "$PROJECT/Cargo.toml" "$STAGE/Cargo.toml" <<'PY' || die "writing the zip's Cargo.toml failed"
@@ -283,9 +289,9 @@ def val(v):
     if isinstance(v, int):
         return str(v)
     return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-lines = ["# Written by tools/package.sh from tengen's Cargo.toml: the bot alone,",
-         "# one file with the crates it uses inside, so no dependencies.",
-         "[package]", f'name = "{pkg["name"]}"']
+lines = ["# Written by tools/package.sh from tengen's Cargo.toml: the bot alone;",
+         "# build.rs compiles the crates it uses (crates/), so no dependencies.",
+         "[package]", f'name = "{pkg["name"]}"', 'build = "build.rs"']
 for k in ("version", "edition", "rust-version", "description", "license"):
     if k in pkg:
         lines.append(f"{k} = {val(pkg[k])}")
@@ -299,7 +305,7 @@ tengen arena package
 commit:    $COMMIT$DIRTY
 packaged:  $(date -u +%Y-%m-%dT%H:%M:%SZ)
 proven:    $(${TOOLCHAIN:+$TOOLCHAIN/}cargo --version), $(${TOOLCHAIN:+$TOOLCHAIN/}rustc --version)
-build:     cargo build --release   (no dependencies: src/main.rs holds them)
+build:     cargo build --release   (no dependencies: build.rs compiles crates/)
 binary:    target/release/tengen   (no arguments: the arena bot)
 EOF2
 
@@ -348,7 +354,7 @@ else:
             bad.append(f"[{table}] needs {sorted(extra)}: the arena's registry has only libc 0.2.26 and rand 0.3.15")
     if manifest.get("target"):
         bad.append("target-specific tables: keep the manifest plain")
-for need in ("src/main.rs",):
+for need in ("src/main.rs", "build.rs", "crates/PLAN"):
     if need not in names:
         bad.append(f"missing: {need}")
 for n in names:

@@ -20,7 +20,7 @@ import time
 
 
 def tree_rss(root):
-    """{pid: (name, rss kB)} of root and its descendants."""
+    """{pid: (name, rss kB, anonymous rss kB)} of root and its descendants."""
     parent, info = {}, {}
     for d in os.listdir("/proc"):
         if not d.isdigit():
@@ -33,7 +33,8 @@ def tree_rss(root):
         pid = int(d)
         parent[pid] = int(st["PPid"])
         rss = int(st.get("VmRSS", "0 kB").split()[0])
-        info[pid] = (st["Name"].strip(), rss)
+        anon = int(st.get("RssAnon", "0 kB").split()[0])
+        info[pid] = (st["Name"].strip(), rss, anon)
     out = {}
     for pid in info:
         p = pid
@@ -58,20 +59,22 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     proc = subprocess.Popen(argv[1:])
-    peak = {"sum": 0, "sum_at": "", "single": 0, "single_name": ""}
+    peak = {"sum": 0, "sum_at": "", "single": 0, "single_name": "", "anon": 0, "anon_sum": 0}
     done = threading.Event()
 
     def sample():
         while not done.is_set():
             procs = tree_rss(proc.pid)
-            total = sum(r for _, r in procs.values())
+            total = sum(r for _, r, _ in procs.values())
             if total > peak["sum"]:
                 names = sorted(procs.values(), key=lambda x: -x[1])[:4]
                 peak["sum"] = total
-                peak["sum_at"] = ", ".join(f"{n} {r // 1024} MB" for n, r in names)
-            for name, rss in procs.values():
+                peak["sum_at"] = ", ".join(f"{n} {r // 1024} MB" for n, r, _ in names)
+            peak["anon_sum"] = max(peak["anon_sum"], sum(a for _, _, a in procs.values()))
+            for name, rss, anon in procs.values():
                 if rss > peak["single"]:
                     peak["single"], peak["single_name"] = rss, name
+                peak["anon"] = max(peak["anon"], anon)
             time.sleep(every)
 
     t = threading.Thread(target=sample, daemon=True)
@@ -83,7 +86,9 @@ def main(argv):
     text = (f"peak memory: largest process {kernel / 1024:.0f} MB (kernel's maxrss; "
             f"sampled {peak['single'] / 1024:.0f} MB, {peak['single_name']}); "
             f"all processes together {peak['sum'] / 1024:.0f} MB (sampled every "
-            f"{every * 1000:.0f} ms; then: {peak['sum_at']})\n")
+            f"{every * 1000:.0f} ms; then: {peak['sum_at']}); anonymous memory alone "
+            f"(no mapped files): largest {peak['anon'] / 1024:.0f} MB, together "
+            f"{peak['anon_sum'] / 1024:.0f} MB\n")
     if out:
         with open(out, "w") as f:
             f.write(text)
