@@ -11,7 +11,7 @@ import numpy as np
 PLAIN, CODED = 0, 1
 # rANS: frequencies sum to 2^PROB_BITS; a 32-bit state kept in
 # [2^16, 2^32), read and written 16 bits at a time
-PROB_BITS = 14
+PROB_BITS = 12
 LOW = 1 << 16
 
 

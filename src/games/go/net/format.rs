@@ -4,7 +4,7 @@
 //! A tensor of n values starts with a tag (u32). Tag 0: the n values as
 //! f32. Tag 1, coded: the number of columns c (u32, dividing n), one
 //! scale a column (f32), the symbol count m (u32, odd, at most 255), the
-//! m symbols' frequencies (u16, summing to 2^14, zero-padded to whole
+//! m symbols' frequencies (u16, summing to 2^12, zero-padded to whole
 //! words), the number of 16-bit words of the stream (u32) and the stream
 //! (zero-padded to whole words): n symbols coded by rANS, a 32-bit state
 //! (its high half first) renormalised 16 bits at a time. Value i is its
@@ -13,7 +13,7 @@
 //! entropy of those integers. `tools/teacher/coding.py` writes them.
 
 /// Frequencies sum to 2^PROB_BITS.
-const PROB_BITS: u32 = 14;
+const PROB_BITS: u32 = 12;
 /// The least state between symbols: a state below it reads a word.
 const LOW: u32 = 1 << 16;
 const PLAIN: u32 = 0;
@@ -94,30 +94,30 @@ impl<'a> Reader<'a> {
                 }
                 let freqs = self.u16s(m)?;
                 let len = self.u32()? as usize;
-                let symbols = rans(&self.u16s(len)?, &freqs, n)?;
-                let half = (m / 2) as i32;
-                Ok(symbols
-                    .iter()
-                    .zip(scales.iter().cycle())
-                    .map(|(&s, &scale)| (s as i32 - half) as f32 * scale)
-                    .collect())
+                rans(&self.u16s(len)?, &freqs, n, (m / 2) as i32, &scales)
             }
             tag => Err(format!("a tensor of unknown kind {tag}")),
         }
     }
 }
 
-/// The `n` symbols that `words` code with the frequencies `freqs`; an
-/// error unless they decode to exactly that many, back to the state the
-/// coder started from.
-fn rans(words: &[u16], freqs: &[u16], n: usize) -> Result<Vec<u8>, String> {
+/// The `n` values that `words` code with the frequencies `freqs`, each its
+/// symbol minus `half` times its column's scale; an error unless they
+/// decode to exactly that many, back to the state the coder started from.
+fn rans(
+    words: &[u16],
+    freqs: &[u16],
+    n: usize,
+    half: i32,
+    scales: &[f32],
+) -> Result<Vec<f32>, String> {
     const MASK: u32 = (1 << PROB_BITS) - 1;
-    // the symbol of each of the 2^14 slots, and where each symbol's begin
+    // each slot's symbol, its frequency less one and the slot's place
+    // within the symbol's: one load a value (12 bits each, 32 in all)
     let mut slots = Vec::with_capacity(1 << PROB_BITS);
-    let mut starts = Vec::with_capacity(freqs.len());
     for (s, &f) in freqs.iter().enumerate() {
-        starts.push(slots.len() as u32);
-        slots.extend(std::iter::repeat_n(s as u8, f as usize));
+        let f = f as u32;
+        slots.extend((0..f).map(|i| s as u32 | (f - 1) << 8 | i << 20));
     }
     if slots.len() != 1 << PROB_BITS {
         return Err("the coder's frequencies do not sum to its total".into());
@@ -128,16 +128,20 @@ fn rans(words: &[u16], freqs: &[u16], n: usize) -> Result<Vec<u8>, String> {
     let mut x = (*high as u32) << 16 | *low as u32;
     let mut rest = rest.iter();
     let mut out = Vec::with_capacity(n);
+    let mut col = 0;
     for _ in 0..n {
-        let slot = x & MASK;
-        let s = slots[slot as usize];
-        // below 2^32: the slot lies in [start, start + freq), freq <= 2^14
-        x = freqs[s as usize] as u32 * (x >> PROB_BITS) + slot - starts[s as usize];
+        let e = slots[(x & MASK) as usize];
+        // below 2^32: the slot's place is below its frequency, at most 2^12
+        x = ((e >> 8 & MASK) + 1) * (x >> PROB_BITS) + (e >> 20);
         if x < LOW {
             let next = rest.next().ok_or("the coded weights end early")?;
             x = x << 16 | *next as u32;
         }
-        out.push(s);
+        out.push(((e & 0xff) as i32 - half) as f32 * scales[col]);
+        col += 1;
+        if col == scales.len() {
+            col = 0;
+        }
     }
     if x != LOW || rest.next().is_some() {
         return Err("the coded weights do not decode to their count".into());
