@@ -60,7 +60,13 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
         return Ok(search_bench(size, seconds, count, seed, config));
     }
     if net {
-        return Ok(net_bench(Net::active(), size, seconds, count, seed));
+        // the start-up cost: reading (decoding) the built-in network, unless
+        // --net-file put one in play before
+        let t = Instant::now();
+        let net = Net::active();
+        let read = t.elapsed().as_secs_f64();
+        let out = net_bench(net, size, seconds, count, seed);
+        return Ok(format!("{out}read_ms: {:.1}\n", 1e3 * read));
     }
     let starts = if positions {
         midgame_positions(size, seed)

@@ -3,15 +3,18 @@
 and the logits the trainer's own network computes for a few positions, so
 that a Rust test can hold the bot's inference to them.
 
-usage: tools/teacher/export.py [--check N] [--int8] WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
+usage: tools/teacher/export.py [--check N] [--bits B [--max-scale]] WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
        tools/teacher/export.py --half OUT.npz WEIGHTS.npz
 
 Writes OUT_DIR/policy.net (format: the doc of src/games/go/net.rs) and
 OUT_DIR/check.txt: N positions of EXAMPLES (from to_planes.py), one a
 line: the hex planes, then the 361 logits to 4 decimals, comma-separated.
-With --int8, policy.net holds the weights as int8 with a scale an output
-channel (a quarter of the size; the check logits are those of the
-quantised weights).
+With --bits B, policy.net holds the weights and pooled matrices
+quantised to B bits with a scale an output channel (the one whose
+rounding errs least in squares, or with --max-scale the one that maps
+the largest weight to the top level), entropy-coded (coding.py); the
+check logits are those of the weights as stored. Without it the weights
+are float32.
 With --half, writes the weights as float16 instead, compressed, to keep a
 wide net in data/nets at half the size (train.py reads them as float32).
 The bot's built-in network lives in src/games/go/net/. Needs numpy and
@@ -27,31 +30,29 @@ import sys
 from train import N, load_weights, plane_count, save_weights
 
 
-def quantise(w):
-    """Weights HWIO as int8 and one float32 scale an output channel (the
-    largest magnitude of the channel's weights maps to 127): `q * scales`
-    stands for `w`."""
+def tensor(a, bits=None, fit=True):
+    """One tensor's bytes in the weight file (coding.py), and the values a
+    reader gets back from them: float32 as it is without `bits`, else
+    quantised to `bits` with a scale a column (its last axis), coded."""
     import numpy as np
 
-    top = np.abs(w).reshape(-1, w.shape[-1]).max(axis=0)
-    scales = np.where(top > 0, top / 127, 1).astype(np.float32)
-    q = np.clip(np.rint(w / scales), -127, 127).astype(np.int8)
-    return q, scales
+    import coding
+    a = np.asarray(a, np.float32)
+    if not bits:
+        return coding.encode_plain(a), a
+    q, scales = coding.quantise(a, bits, fit)
+    return coding.encode_coded(q, scales), coding.dequantised(q, scales).reshape(a.shape)
 
 
-def dequantised(layers, quantised):
-    """`layers` with their weights as `quantised` (quantise() of each)
-    stands for them: what the bot computes with from the int8 file."""
-    return [((q * scales).astype("float32"),) + tuple(layer[1:])
-            for layer, (q, scales) in zip(layers, quantised)]
-
-
-def net_bytes(layers, skip, quantised=None):
-    """The weight file: layers (weights HWIO, biases[, pooled matrix]) and
-    the skip flags; given `quantised` (quantise() of each layer's
-    weights), those in their place (TGPOLNN4)."""
-    out = [b"TGPOLNN4" if quantised else b"TGPOLNN3", struct.pack("<I", len(layers))]
-    for i, (layer, s) in enumerate(zip(layers, skip)):
+def net_bytes(layers, skip, bits=None, fit=True):
+    """The weight file (TGPOLNN5) of `layers` (weights HWIO, biases[,
+    pooled matrix]) and their skip flags, and the layers as the bot reads
+    them back. With `bits`, the weights and pooled matrices are quantised
+    to that many bits with a scale an output channel and coded; the biases
+    stay float32."""
+    out = [b"TGPOLNN5", struct.pack("<I", len(layers))]
+    read = []
+    for layer, s in zip(layers, skip):
         w, b = layer[:2]
         k, k2, cin, cout = w.shape
         if k != k2 or b.shape != (cout,):
@@ -60,17 +61,12 @@ def net_bytes(layers, skip, quantised=None):
         if pooled is not None and pooled.shape != (2 * cin, cout):
             raise ValueError(f"a pooled matrix of shape {pooled.shape} in a {cin} -> {cout} layer")
         out.append(struct.pack("<IIIII", k, cin, cout, int(s), int(pooled is not None)))
-        if quantised:
-            q, scales = quantised[i]
-            out.append(scales.astype("<f4").tobytes())
-            raw = q.tobytes(order="C")
-            out.append(raw + bytes(-len(raw) % 4))
-        else:
-            out.append(w.astype("<f4").tobytes(order="C"))
-        out.append(b.astype("<f4").tobytes())
+        coded = [tensor(w, bits, fit), tensor(b)]
         if pooled is not None:
-            out.append(pooled.astype("<f4").tobytes(order="C"))
-    return b"".join(out)
+            coded.append(tensor(pooled, bits, fit))
+        out += [blob for blob, _ in coded]
+        read.append(tuple(values for _, values in coded))
+    return b"".join(out), read
 
 
 def half(weights, out):
@@ -92,8 +88,14 @@ def main(argv):
     ap.add_argument("out_dir", nargs="?")
     ap.add_argument("--check", type=int, default=4)
     ap.add_argument("--half", metavar="OUT", help="write the weights in float16 to OUT (.npz)")
-    ap.add_argument("--int8", action="store_true", help="policy.net with int8 weights")
+    ap.add_argument("--bits", type=int, choices=range(2, 9), metavar="B",
+                    help="quantise the weights and pooled matrices to B bits (2 to 8) and code them")
+    ap.add_argument("--max-scale", action="store_true",
+                    help="with --bits: each channel's largest weight sets its scale, "
+                         "not the scale that errs least")
     a = ap.parse_args(argv)
+    if a.max_scale and not a.bits:
+        ap.error("--max-scale goes with --bits")
     if a.half and a.examples:
         ap.error("--half takes the weights only")
     if not a.half and not a.out_dir:
@@ -111,10 +113,8 @@ def main(argv):
     try:
         params, skip = load_weights(a.weights)
         layers = [tuple(np.asarray(p) for p in layer) for layer in params]
-        quantised = [quantise(layer[0]) for layer in layers] if a.int8 else None
-        if quantised:
-            # the check logits are those of the weights as stored
-            layers = dequantised(layers, quantised)
+        blob, layers = net_bytes(layers, skip, a.bits, not a.max_scale)
+        # the check logits are those of the weights as stored: `layers` as read back
         lines = []
         with gzip.open(a.examples, "rt", encoding="utf-8") as f:
             for k, line in enumerate(f):
@@ -131,7 +131,6 @@ def main(argv):
             xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
         logits = net.numpy_logits(layers, np.stack(xs).astype(np.float32), skip)
         os.makedirs(a.out_dir, exist_ok=True)
-        blob = net_bytes(layers, skip, quantised)
         with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:
             f.write(blob)
         with open(os.path.join(a.out_dir, "check.txt"), "w") as f:

@@ -14,6 +14,8 @@ import struct
 
 import numpy as np
 
+import coding
+
 
 def normal(rng, shape, scale):
     """float32 weights of `shape` drawn from N(0, scale^2)."""
@@ -219,10 +221,13 @@ def from_bytes(blob):
     """The layers and skip flags of a weight file in the bot's format (the
     doc of src/games/go/net.rs; export.py writes it), as numpy arrays: the
     bot's built-in network can be scored or trained on from its own file."""
-    flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2, b"TGPOLNN4": 2}.get(blob[:8])
+    flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2, b"TGPOLNN4": 2,
+             b"TGPOLNN5": 2}.get(blob[:8])
     if flags is None:
-        raise ValueError("not a tengen policy network (no TGPOLNN4, 3, 2 or 1 header)")
+        raise ValueError("not a tengen policy network (no TGPOLNN5, 4, 3, 2 or 1 header)")
     int8 = blob[:8] == b"TGPOLNN4"
+    # each tensor tagged, plain or coded (coding.py)
+    tagged = blob[:8] == b"TGPOLNN5"
     at = 8
 
     def words(n, kind):
@@ -238,6 +243,15 @@ def from_bytes(blob):
         k, cin, cout = words(3, "I")
         marks = words(flags, "I") + (0, 0)
         n = k * k * cin * cout
+        if tagged:
+            layer = ()
+            for size, shape in [(n, (k, k, cin, cout)), (cout, (cout,))] + \
+                    ([(2 * cin * cout, (2 * cin, cout))] if marks[1] else []):
+                values, at = coding.decode(blob, at, size)
+                layer += (values.reshape(shape),)
+            layers.append(layer)
+            skip.append(bool(marks[0]))
+            continue
         if int8:
             scales = np.array(words(cout, "f"), np.float32)
             q = np.array(words(-(-n // 4), "I"), "<u4").view(np.int8)[:n]

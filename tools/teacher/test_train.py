@@ -23,18 +23,22 @@ from test_label import release_tengen, write_shard  # noqa: E402
 
 
 def file_flags(path):
-    """The (skip, pooled) flags of each layer of an exported weight file,
-    after checking that its layers fill it exactly."""
+    """The (skip, pooled) flags of each layer of an exported weight file in
+    float32, after checking that its layers fill it exactly."""
     with open(path, "rb") as f:
         blob = f.read()
-    assert blob[:8] == b"TGPOLNN3", blob[:8]
+    assert blob[:8] == b"TGPOLNN5", blob[:8]
     count = int.from_bytes(blob[8:12], "little")
     flags, at = [], 12
     for _ in range(count):
         k, cin, cout, skip, pooled = (int.from_bytes(blob[at + 4 * i:at + 4 * i + 4], "little")
                                       for i in range(5))
         flags.append((skip, pooled))
-        at += 20 + 4 * (k * k * cin * cout + cout + (2 * cin * cout if pooled else 0))
+        at += 20
+        for n in [k * k * cin * cout, cout] + ([2 * cin * cout] if pooled else []):
+            # each tensor: its tag (0: float32), its values
+            assert int.from_bytes(blob[at:at + 4], "little") == 0
+            at += 4 + 4 * n
     assert at == len(blob), (at, len(blob))
     return flags
 
@@ -144,22 +148,24 @@ class TrainSmokeTest(unittest.TestCase):
                                  in zip(saved, halved) for x, y in zip(a_layer, b_layer)))
             with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
                 export.main(["--half", small, weights, examples])
-            # in int8: within half a step of each channel's scale, and the
-            # check logits are those of the weights as the file holds them
+            # in 8 bits, each channel's largest weight at the top: within half
+            # a step of each channel's scale, and the check logits are those
+            # of the weights as the file holds them
             quantised = os.path.join(d, "int8")
             with contextlib.redirect_stdout(io.StringIO()):
-                self.assertEqual(export.main(["--int8", "--check", "2", weights, examples,
-                                              quantised]), 0)
+                self.assertEqual(export.main(["--bits", "8", "--max-scale", "--check", "2",
+                                              weights, examples, quantised]), 0)
             with open(os.path.join(quantised, "policy.net"), "rb") as f:
-                self.assertEqual(f.read(8), b"TGPOLNN4")
+                self.assertEqual(f.read(8), b"TGPOLNN5")
             read8, flags8 = train.load_weights(os.path.join(quantised, "policy.net"))
             self.assertEqual(flags8, flags)
             for a_layer, b_layer in zip(saved, read8):
-                step = np.abs(a_layer[0]).reshape(-1, a_layer[0].shape[-1]).max(axis=0) / 127
-                self.assertTrue((np.abs(a_layer[0] - b_layer[0]) <= step / 2 + 1e-7).all())
-                self.assertFalse((a_layer[0] == b_layer[0]).all())
-                for x, y in zip(a_layer[1:], b_layer[1:]):
-                    self.assertTrue((x == y).all())
+                # the weights and the pooled matrix quantised, the biases not
+                for x, y in [(a_layer[0], b_layer[0])] + list(zip(a_layer[2:], b_layer[2:])):
+                    step = np.abs(x).reshape(-1, x.shape[-1]).max(axis=0) / 127
+                    self.assertTrue((np.abs(x - y) <= step / 2 + 1e-7).all())
+                    self.assertFalse((x == y).all())
+                self.assertTrue((a_layer[1] == b_layer[1]).all())
             import net
             with open(os.path.join(quantised, "check.txt")) as f:
                 hexes, logits = f.readline().split()

@@ -24,11 +24,15 @@
 //! after the flags, one scale an output channel (f32), then the weights as
 //! i8 (zero-padded to whole words), each standing for itself times its
 //! output channel's scale: a quarter of the size, for a wide network.
+//! Files headed `TGPOLNN5` are `TGPOLNN3` with each tensor (weights,
+//! biases, pooled matrix) tagged: as f32, or quantised to a few bits a
+//! value and entropy-coded, decoded as the file is read (`net/format.rs`).
 //! A value section may follow the last layer ([`value`]): the value and
 //! score head, computed in the same pass ([`Net::evaluate`]).
 
 use super::planes;
 use crate::go::{Board, Color, Point};
+use format::Reader;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -42,6 +46,17 @@ const MAGIC_I8: &[u8; 8] = b"TGPOLNN4";
 const MAGIC_SKIPS: &[u8; 8] = b"TGPOLNN2";
 /// The first format: no flags.
 const MAGIC_PLAIN: &[u8; 8] = b"TGPOLNN1";
+/// The third format with each tensor tagged, its weights coded
+/// ([`format`]).
+const MAGIC_CODED: &[u8; 8] = b"TGPOLNN5";
+
+/// How a format stores a layer's tensors.
+#[derive(Clone, Copy)]
+enum Store {
+    Float,
+    Int8,
+    Tensors,
+}
 
 /// The network the bot ships with, x133 in int8 (128 channels, 12
 /// residual blocks; `data/nets/README.md` says how it was trained,
@@ -103,41 +118,26 @@ impl Net {
 
     /// Reads a weight file (format in the module doc).
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
-        // how many flags each layer has (skip, then pooled), and whether
-        // its weights are quantised
-        let (rest, (flags, quantised)) = [
-            (MAGIC_I8, (2, true)),
-            (MAGIC, (2, false)),
-            (MAGIC_SKIPS, (1, false)),
-            (MAGIC_PLAIN, (0, false)),
+        // how many flags each layer has (skip, then pooled), and how its
+        // weights are stored
+        let (rest, (flags, store)) = [
+            (MAGIC_CODED, (2, Store::Tensors)),
+            (MAGIC_I8, (2, Store::Int8)),
+            (MAGIC, (2, Store::Float)),
+            (MAGIC_SKIPS, (1, Store::Float)),
+            (MAGIC_PLAIN, (0, Store::Float)),
         ]
         .into_iter()
         .find_map(|(magic, kind)| bytes.strip_prefix(magic).map(|rest| (rest, kind)))
-        .ok_or("not a tengen policy network (no TGPOLNN4, 3, 2 or 1 header)")?;
-        let mut words = rest.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
-        if rest.len() % 4 != 0 {
-            return Err(format!(
-                "{} bytes after the header: not whole words",
-                rest.len()
-            ));
-        }
-        let mut next_u32 = || {
-            words
-                .next()
-                .map(u32::from_le_bytes)
-                .ok_or("the file ends early")
-        };
-        let count = next_u32()? as usize;
+        .ok_or("not a tengen policy network (no TGPOLNN5, 4, 3, 2 or 1 header)")?;
+        let mut r = Reader::new(rest)?;
+        let count = r.u32()? as usize;
         let mut layers = Vec::new();
         let mut cin_expected = planes::PLANES.len();
         for l in 0..count {
-            let (k, cin, cout) = (
-                next_u32()? as usize,
-                next_u32()? as usize,
-                next_u32()? as usize,
-            );
-            let skip = flags >= 1 && next_u32()? != 0;
-            let pooled = flags >= 2 && next_u32()? != 0;
+            let (k, cin, cout) = (r.u32()? as usize, r.u32()? as usize, r.u32()? as usize);
+            let skip = flags >= 1 && r.u32()? != 0;
+            let pooled = flags >= 2 && r.u32()? != 0;
             if k % 2 == 0 || k > 9 || cin != cin_expected || cout == 0 || cout > 512 {
                 return Err(format!(
                     "layer {l}: kernel {k}, {cin} -> {cout} channels (expected odd kernel, {cin_expected} in)"
@@ -149,27 +149,30 @@ impl Net {
                     "layer {l}: skips over a layer that takes {before:?} channels, not its {cout}"
                 ));
             }
-            let mut words = |n: usize| -> Result<Vec<u32>, String> {
-                (0..n).map(|_| next_u32().map_err(String::from)).collect()
-            };
-            let reals = |v: Vec<u32>| -> Vec<f32> { v.into_iter().map(f32::from_bits).collect() };
-            let w = if quantised {
-                let scales = reals(words(cout)?);
-                let n = k * k * cin * cout;
-                let mut w: Vec<f32> = words(n.div_ceil(4))?
-                    .into_iter()
-                    .flat_map(|word| word.to_le_bytes().map(|q| q as i8 as f32))
-                    .collect();
-                w.truncate(n);
-                for (i, x) in w.iter_mut().enumerate() {
-                    *x *= scales[i % cout];
+            let n = k * k * cin * cout;
+            let matrix = if pooled { 2 * cin * cout } else { 0 };
+            let (w, b, pooled) = match store {
+                Store::Tensors => {
+                    let (w, b) = (r.tensor(n)?, r.tensor(cout)?);
+                    (
+                        w,
+                        b,
+                        if pooled {
+                            r.tensor(matrix)?
+                        } else {
+                            Vec::new()
+                        },
+                    )
                 }
-                w
-            } else {
-                reals(words(k * k * cin * cout)?)
+                Store::Int8 => {
+                    let scales = r.f32s(cout)?;
+                    let w = r.i8s(n)?;
+                    let w = w.iter().zip(scales.iter().cycle());
+                    let w = w.map(|(&q, &scale)| q as f32 * scale).collect();
+                    (w, r.f32s(cout)?, r.f32s(matrix)?)
+                }
+                Store::Float => (r.f32s(n)?, r.f32s(cout)?, r.f32s(matrix)?),
             };
-            let b = reals(words(cout)?);
-            let pooled = reals(words(if pooled { 2 * cin * cout } else { 0 })?);
             if w.iter().chain(&b).chain(&pooled).any(|x| !x.is_finite()) {
                 return Err(format!("layer {l}: a weight is not finite"));
             }
@@ -186,10 +189,9 @@ impl Net {
             cin_expected = cout;
         }
         // a value section may follow the layers
-        let left = 4 * words.count();
-        let value = match left {
-            0 => None,
-            _ => Some(ValueHead::read(&rest[rest.len() - left..])?),
+        let value = match r.done() {
+            true => None,
+            false => Some(ValueHead::read(r.rest())?),
         };
         match layers.last() {
             Some(l) if l.cout == 1 && !l.skip && l.pooled.is_empty() => {}
@@ -516,6 +518,9 @@ mod avx;
 #[cfg(target_arch = "x86_64")]
 #[path = "net/winograd.rs"]
 mod winograd;
+
+#[path = "net/format.rs"]
+mod format;
 
 #[cfg(test)]
 #[path = "net/tests.rs"]
