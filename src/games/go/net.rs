@@ -27,6 +27,7 @@
 
 use super::planes;
 use crate::go::{Board, Point};
+pub use paths::Path;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -69,6 +70,10 @@ pub struct Net {
     width: usize,
     /// Zero border around the board: half the largest kernel.
     pad: usize,
+    /// The code that computes it ([`Path::chosen`] unless set).
+    path: Path,
+    /// The layers in 8 bits, made on first use by an 8-bit path.
+    int8: OnceLock<int8::Quantised>,
 }
 
 impl Net {
@@ -192,7 +197,13 @@ impl Net {
         }
         let width = layers.iter().map(|l| l.cin.max(l.cout)).max().unwrap_or(1);
         let pad = layers.iter().map(|l| l.k / 2).max().unwrap_or(0);
-        Ok(Net { layers, width, pad })
+        Ok(Net {
+            layers,
+            width,
+            pad,
+            path: Path::chosen(),
+            int8: OnceLock::new(),
+        })
     }
 
     /// Multiply-adds one evaluation of a `w` x `h` board takes (before the
@@ -204,21 +215,64 @@ impl Net {
             .sum()
     }
 
+    /// The path the network's evaluations take.
+    pub fn path(&self) -> Path {
+        self.path
+    }
+
+    /// The same network computed by `path` (the CPU must run it).
+    pub fn with_path(mut self, path: Path) -> Net {
+        assert!(path.runs_here(), "this CPU cannot run the {path} path");
+        self.path = path;
+        self
+    }
+
     /// One logit a point, row by row from the top left, for the planes of
     /// a `w` x `h` board ([`planes::encode`]).
     pub fn logits(&self, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+        self.logits_by(self.path, planes, w, h)
+    }
+
+    /// [`Net::logits`] computed by `path` (one this CPU runs).
+    pub fn logits_by(&self, path: Path, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+        thread_local! {
+            static BUFFERS8: RefCell<int8::Buffers> = RefCell::default();
+        }
+        if path.is_int8() {
+            let q = self.int8.get_or_init(|| int8::Quantised::new(self));
+            return BUFFERS8
+                .with(|cell| int8::run(self, q, path, planes, w, h, &mut cell.borrow_mut()));
+        }
+        self.observe(planes, w, h, &mut |_, _, _| {})
+    }
+
+    /// [`Net::logits`] in float, showing `seen` each layer's output.
+    fn observe(
+        &self,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        seen: &mut dyn FnMut(usize, Grid, &[f32]),
+    ) -> Vec<f32> {
         thread_local! {
             static BUFFERS: RefCell<[Vec<f32>; 4]> = const { RefCell::new([const { Vec::new() }; 4]) };
         }
         BUFFERS.with(|cell| {
             let [cur, next, kept, scratch] = &mut *cell.borrow_mut();
-            self.run(planes, w, h, [cur, next, kept, scratch])
+            self.run(planes, w, h, [cur, next, kept, scratch], seen)
         })
     }
 
     /// The buffers: the layer's input, its output, a block's input kept
     /// for the layer that skips over it, the transforms' scratch.
-    fn run(&self, planes: &[u8], w: usize, h: usize, buffers: [&mut Vec<f32>; 4]) -> Vec<f32> {
+    fn run(
+        &self,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        buffers: [&mut Vec<f32>; 4],
+        seen: &mut dyn FnMut(usize, Grid, &[f32]),
+    ) -> Vec<f32> {
         let [cur, next, kept, scratch] = buffers;
         let (pad, c) = (self.pad, self.width);
         let stride = w + 2 * pad;
@@ -263,6 +317,7 @@ impl Net {
                 relu: l != last,
             };
             conv(step, grid, cur, next, scratch);
+            seen(l, grid, next);
             std::mem::swap(cur, next);
         }
         (0..area)
@@ -449,6 +504,32 @@ mod avx;
 #[path = "net/winograd.rs"]
 mod winograd;
 
+#[path = "net/paths.rs"]
+mod paths;
+
+#[path = "net/int8.rs"]
+mod int8;
+
+#[path = "net/direct8.rs"]
+#[cfg(target_arch = "x86_64")]
+mod direct8;
+
+#[path = "net/vnni512.rs"]
+#[cfg(target_arch = "x86_64")]
+mod vnni512;
+
+#[path = "net/vnni256.rs"]
+#[cfg(target_arch = "x86_64")]
+mod vnni256;
+
+#[path = "net/avx2_int8.rs"]
+#[cfg(target_arch = "x86_64")]
+mod avx2_int8;
+
 #[cfg(test)]
 #[path = "net/tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "net/tests_int8.rs"]
+mod tests_int8;
