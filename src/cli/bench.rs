@@ -27,6 +27,8 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     let net_switch = take_switch(&mut args, "--net");
     // a file alone asks for the network bench, as --net does
     let net = (super::install_net_file(&mut args)? && !search) || net_switch;
+    let agree: Option<String> = parse_flag(&mut args, "--agree")?;
+    let limit: Option<usize> = parse_flag(&mut args, "--limit")?;
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));
@@ -58,6 +60,14 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     if search {
         return Ok(search_bench(size, seconds, count, seed, config));
+    }
+    if let Some(path) = agree {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ToolError::input(format!("--agree {path}: {e}")))?;
+        return super::agree::run(Net::active(), &text, limit.unwrap_or(usize::MAX));
+    }
+    if limit.is_some() {
+        return Err(ToolError::usage("--limit counts the positions of --agree"));
     }
     if net {
         return Ok(net_bench(Net::active(), size, seconds, count, seed));

@@ -72,8 +72,9 @@ pub struct Net {
     pad: usize,
     /// The code that computes it ([`Path::chosen`] unless set).
     path: Path,
-    /// The layers in 8 bits, made on first use by an 8-bit path.
-    int8: OnceLock<int8::Quantised>,
+    /// The layers in 8 bits, made on first use by an 8-bit path: codes
+    /// up to 127, then up to 255 ([`int8::top`]).
+    int8: [OnceLock<int8::Quantised>; 2],
 }
 
 impl Net {
@@ -202,7 +203,7 @@ impl Net {
             width,
             pad,
             path: Path::chosen(),
-            int8: OnceLock::new(),
+            int8: [OnceLock::new(), OnceLock::new()],
         })
     }
 
@@ -239,7 +240,8 @@ impl Net {
             static BUFFERS8: RefCell<int8::Buffers> = RefCell::default();
         }
         if path.is_int8() {
-            let q = self.int8.get_or_init(|| int8::Quantised::new(self));
+            let top = int8::top(path);
+            let q = self.int8[(top > 127) as usize].get_or_init(|| int8::Quantised::new(self, top));
             return BUFFERS8
                 .with(|cell| int8::run(self, q, path, planes, w, h, &mut cell.borrow_mut()));
         }

@@ -1,32 +1,35 @@
 //! The network in 8-bit integers: each convolution's inputs quantised to
-//! 7-bit codes, its weights to int8 with a scale an output channel, the
-//! products summed in i32 by a kernel (`vnni512.rs`, `vnni256.rs`,
-//! `avx2_int8.rs` through `direct8.rs`, or [`conv_scalar`] on any CPU),
-//! then scaled back to float for the biases, the residual adds and the
-//! ReLU ([`Finish`]). The residual stream, the pooled biases and the last
-//! layer (one output channel) stay in float, as in `net.rs`.
+//! codes of one step a layer, its weights to int8 with a scale an output
+//! channel, the products summed in i32 by a kernel (`vnni512.rs`,
+//! `vnni256.rs`, `avx2_int8.rs` through `direct8.rs`, or [`conv_scalar`]
+//! on any CPU), then scaled back to float for the biases, the residual
+//! adds and the ReLU ([`Finish`]). The residual stream, the pooled biases
+//! and the last layer (one output channel) stay in float, as in `net.rs`.
 //!
-//! Codes are 0..=127, not 0..=255: AVX2's `vpmaddubsw` sums two u8 x i8
-//! products in i16, and 2 x 127 x 127 < 32767 never saturates. Every
-//! kernel then computes the same integers, so each is checked for equality
-//! with [`conv_scalar`], and the bot plays the same on any CPU.
+//! Codes are 0..=255 for VNNI, 0..=127 for AVX2 ([`top`]): its
+//! `vpmaddubsw` sums two u8 x i8 products in i16, and only 2 x 127 x 127
+//! < 32767 never saturates. Kernels with the same codes compute the same
+//! integers, so each is checked for equality with [`conv_scalar`].
 //!
 //! The step of each layer's output (its codes' unit) is calibrated when
 //! the network is first used in 8 bits: the float network runs on the
 //! positions of `calibration.txt` (from training games, none of them held
-//! out), and the step is a high percentile of the layer's positive
-//! outputs over 127: the rare larger value is clipped, the common ones
-//! keep their resolution.
+//! out), and the step is the layer's largest output there over the top
+//! code. (Clipping the rarest outputs, a step at the 99.99th percentile,
+//! or one step a channel, folded into the next layer's weights, agreed
+//! less often with float on held-out positions: `bench --net --agree`.)
 
 use super::paths::Path;
 use super::{conv, planes, pooled_bias, Grid, Net, Step};
 
-/// The largest code of an activation.
-pub const TOP: i32 = 127;
-
-/// The share of a layer's positive float outputs, over the calibration
-/// positions, that its codes span without clipping.
-const SPAN: f64 = 0.9999;
+/// The largest code of an activation on `path`.
+pub fn top(path: Path) -> i32 {
+    if path == Path::Avx2 {
+        127
+    } else {
+        255
+    }
+}
 
 /// A layer's quantised weights, laid out for the kernels.
 pub struct QLayer {
@@ -43,17 +46,18 @@ pub struct QLayer {
 }
 
 /// The network's layers in 8 bits (none for a layer left in float: the
-/// last), and the step of each layer's output codes.
+/// last), the step of each layer's output codes, the largest code.
 pub struct Quantised {
     layers: Vec<Option<QLayer>>,
     steps: Vec<f32>,
+    top: i32,
 }
 
 impl Quantised {
-    /// The quantised form of `net`, its steps calibrated on the positions
-    /// of `calibration.txt`.
-    pub fn new(net: &Net) -> Quantised {
-        let steps = calibrate(net, &calibration_planes());
+    /// The quantised form of `net` with codes up to `top`, its steps
+    /// calibrated on the positions of `calibration.txt`.
+    pub fn new(net: &Net, top: i32) -> Quantised {
+        let steps = calibrate(net, &calibration_planes(), top);
         let last = net.layers.len() - 1;
         let layers = net
             .layers
@@ -64,7 +68,7 @@ impl Quantised {
                 (l != last).then(|| QLayer::new(layer, input_step))
             })
             .collect();
-        Quantised { layers, steps }
+        Quantised { layers, steps, top }
     }
 }
 
@@ -118,48 +122,24 @@ fn calibration_planes() -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Each layer's output step: the [`SPAN`] share of its positive outputs
-/// on `positions` over [`TOP`] (from a histogram of 1/16 octaves, so
-/// the step is that percentile to within 4 %, rounded up).
-fn calibrate(net: &Net, positions: &[Vec<u8>]) -> Vec<f32> {
-    const BINS: usize = 64 * 16;
-    let bin = |v: f32| ((v.log2() + 32.0) * 16.0).clamp(0.0, (BINS - 1) as f32) as usize;
-    let mut histograms = vec![vec![0u64; BINS]; net.layers.len()];
+/// Each layer's output step: its largest output on `positions` over
+/// `top` (1 for a layer never positive).
+fn calibrate(net: &Net, positions: &[Vec<u8>], top: i32) -> Vec<f32> {
+    let mut most = vec![0f32; net.layers.len()];
     for planes in positions {
         let mut seen = |l: usize, g: Grid, out: &[f32]| {
             let cout = net.layers[l].cout;
             for y in 0..g.h {
                 for x in 0..g.w {
                     let at = ((y + g.pad) * g.stride + x + g.pad) * g.c;
-                    for &v in &out[at..at + cout] {
-                        if v > 0.0 {
-                            histograms[l][bin(v)] += 1;
-                        }
-                    }
+                    most[l] = out[at..at + cout].iter().fold(most[l], |m, &v| m.max(v));
                 }
             }
         };
         net.observe(planes, 19, 19, &mut seen);
     }
-    histograms
-        .iter()
-        .map(|h| {
-            let total: u64 = h.iter().sum();
-            let mut below = 0;
-            let top = (0..BINS)
-                .find(|&b| {
-                    below += h[b];
-                    below as f64 >= SPAN * total as f64
-                })
-                .unwrap_or(BINS - 1);
-            // the bin's upper edge
-            let v = 2f32.powf((top + 1) as f32 / 16.0 - 32.0);
-            if total == 0 {
-                1.0
-            } else {
-                v / TOP as f32
-            }
-        })
+    most.iter()
+        .map(|&m| if m > 0.0 { m / top as f32 } else { 1.0 })
         .collect()
 }
 
@@ -173,6 +153,8 @@ pub struct Finish<'a> {
     relu: bool,
     /// One over the output's step.
     inv: f32,
+    /// The largest code.
+    top: f32,
     c: usize,
     cq: usize,
     fout: &'a mut [f32],
@@ -205,7 +187,7 @@ impl Finish<'_> {
         let inv = self.inv;
         for (q, &f) in self.qout[aq..aq + n].iter_mut().zip(&*fout) {
             // f >= 0 after the ReLU (negative saturates to 0 anyway)
-            *q = (f * inv + 0.5).min(TOP as f32) as u8;
+            *q = (f * inv + 0.5).min(self.top) as u8;
         }
     }
 }
@@ -284,6 +266,7 @@ pub fn run(
                     add,
                     relu,
                     inv: 1.0 / q.steps[l],
+                    top: q.top as f32,
                     c,
                     cq,
                     fout: next,
