@@ -6,7 +6,9 @@
 //! outputs come in sixteens run with AVX2 and FMA where the CPU has them
 //! (checked at run time: the arena's CPU is unknown), 3x3 ones by
 //! Winograd's transform (`net/winograd.rs`), the rest point by point in
-//! plain loops the compiler vectorises as the target allows.
+//! plain loops the compiler vectorises as the target allows. Or, by the
+//! path `net/paths.rs` picks for the CPU, in 8-bit integers
+//! (`net/int8.rs`, with a kernel a file for VNNI and AVX2).
 //!
 //! The weight file, little-endian: the 8 bytes `TGPOLNN3`, the number of
 //! layers (u32), then per layer its kernel size, input and output channels,
