@@ -27,6 +27,8 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     let net_switch = take_switch(&mut args, "--net");
     // a file alone asks for the network bench, as --net does
     let net = (super::install_net_file(&mut args)? && !search) || net_switch;
+    let agree: Option<String> = parse_flag(&mut args, "--agree")?;
+    let limit: Option<usize> = parse_flag(&mut args, "--limit")?;
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));
@@ -58,6 +60,14 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     if search {
         return Ok(search_bench(size, seconds, count, seed, config));
+    }
+    if let Some(path) = agree {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ToolError::input(format!("--agree {path}: {e}")))?;
+        return super::agree::run(Net::active(), &text, limit.unwrap_or(usize::MAX));
+    }
+    if limit.is_some() {
+        return Err(ToolError::usage("--limit counts the positions of --agree"));
     }
     if net {
         // the start-up cost: reading (decoding) the built-in network, unless
@@ -198,10 +208,54 @@ fn net_bench(net: &Net, size: usize, seconds: f64, count: Option<u64>, seed: u64
     }
     let secs = t0.elapsed().as_secs_f64();
     out.push_str(&format!(
-        "evaluations: {evals}\nchecksum: {checksum}\nseconds: {secs:.3}\nslowest_ms: {:.2}\nms_per_evaluation: {:.2}\n",
+        "path: {}\nevaluations: {evals}\nchecksum: {checksum}\nseconds: {secs:.3}\nslowest_ms: {:.2}\nms_per_evaluation: {:.2}\n",
+        net.path(),
         1e3 * slowest,
         1e3 * secs / evals as f64
     ));
+    out.push_str(&paths_bench(net, &starts, seconds, count));
+    out
+}
+
+/// The time an evaluation (planes and convolutions) takes by each path
+/// this CPU runs, on `starts` in turn: the paths take turns a position at
+/// a time, so that a busy machine slows them alike. `seconds` in all, or
+/// `count` evaluations a path; at least one round.
+fn paths_bench(net: &Net, starts: &[Board], seconds: f64, count: Option<u64>) -> String {
+    use crate::games::go::net::Path;
+    use crate::games::go::planes;
+    // the 8-bit reference takes seconds: it is for tests
+    let paths: Vec<Path> = Path::ALL
+        .into_iter()
+        .filter(|&p| p.runs_here() && p != Path::Int8Scalar)
+        .collect();
+    let mut spent = vec![0f64; paths.len()];
+    let mut rounds = 0u64;
+    // the first 8-bit evaluation calibrates: not timed
+    let warm = planes::encode(&starts[0]);
+    for &p in &paths {
+        net.logits_by(p, &warm, starts[0].width(), starts[0].height());
+    }
+    let t0 = Instant::now();
+    while rounds < count.unwrap_or(u64::MAX).max(1)
+        && (rounds == 0 || (count.is_some() || t0.elapsed().as_secs_f64() < seconds))
+    {
+        let b = &starts[rounds as usize % starts.len()];
+        for (k, &p) in paths.iter().enumerate() {
+            let t = Instant::now();
+            let logits = net.logits_by(p, &planes::encode(b), b.width(), b.height());
+            std::hint::black_box(logits);
+            spent[k] += t.elapsed().as_secs_f64();
+        }
+        rounds += 1;
+    }
+    let mut out = format!("paths, {rounds} evaluations each, taking turns:\n");
+    for (p, s) in paths.iter().zip(&spent) {
+        out.push_str(&format!(
+            "ms_per_evaluation_{p}: {:.2}\n",
+            1e3 * s / rounds as f64
+        ));
+    }
     out
 }
 

@@ -6,7 +6,9 @@
 //! outputs come in sixteens run with AVX2 and FMA where the CPU has them
 //! (checked at run time: the arena's CPU is unknown), 3x3 ones by
 //! Winograd's transform (`net/winograd.rs`), the rest point by point in
-//! plain loops the compiler vectorises as the target allows.
+//! plain loops the compiler vectorises as the target allows. Or, by the
+//! path `net/paths.rs` picks for the CPU, in 8-bit integers
+//! (`net/int8.rs`, with a kernel a file for VNNI and AVX2).
 //!
 //! The weight file, little-endian: the 8 bytes `TGPOLNN3`, the number of
 //! layers (u32), then per layer its kernel size, input and output channels,
@@ -33,6 +35,7 @@
 use super::planes;
 use crate::go::{Board, Color, Point};
 use format::Reader;
+pub use paths::Path;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -90,6 +93,11 @@ pub struct Net {
     pad: usize,
     /// The value and score head, if the file has one ([`value`]).
     value: Option<ValueHead>,
+    /// The code that computes it ([`Path::chosen`] unless set).
+    path: Path,
+    /// The layers in 8 bits, made on first use by an 8-bit path: codes
+    /// up to 127, then up to 255 ([`int8::top`]).
+    int8: [OnceLock<int8::Quantised>; 2],
 }
 
 impl Net {
@@ -218,6 +226,8 @@ impl Net {
             width,
             pad,
             value,
+            path: Path::chosen(),
+            int8: [OnceLock::new(), OnceLock::new()],
         })
     }
 
@@ -230,10 +240,22 @@ impl Net {
             .sum()
     }
 
+    /// The path the network's evaluations take.
+    pub fn path(&self) -> Path {
+        self.path
+    }
+
+    /// The same network computed by `path` (the CPU must run it).
+    pub fn with_path(mut self, path: Path) -> Net {
+        assert!(path.runs_here(), "this CPU cannot run the {path} path");
+        self.path = path;
+        self
+    }
+
     /// One logit a point, row by row from the top left, for the planes of
     /// a `w` x `h` board ([`planes::encode`]).
     pub fn logits(&self, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
-        self.forward(planes, w, h, None).0
+        self.logits_by(self.path, planes, w, h)
     }
 
     /// Whether the network has a value head ([`Net::evaluate`]).
@@ -242,7 +264,9 @@ impl Net {
     }
 
     /// [`Net::logits`], and the value head's read of the position when the
-    /// network has one and `to_move` says whose turn it is.
+    /// network has one and `to_move` says whose turn it is. The 8-bit
+    /// paths do not carry the value head yet: with one, the pass is the
+    /// float path's.
     fn forward(
         &self,
         planes: &[u8],
@@ -250,12 +274,50 @@ impl Net {
         h: usize,
         to_move: Option<Color>,
     ) -> (Vec<f32>, Option<Value>) {
+        let (Some(head), Some(side)) = (&self.value, to_move) else {
+            return (self.logits(planes, w, h), None);
+        };
+        let mut value = None;
+        let logits = self.observe(planes, w, h, &mut |l, g, out| {
+            if l == head.tap {
+                let points = (0..g.w * g.h).map(|i| {
+                    let at = ((i / g.w + g.pad) * g.stride + i % g.w + g.pad) * g.c;
+                    &out[at..at + g.c]
+                });
+                value = Some(head.forward(points, side == Color::White));
+            }
+        });
+        (logits, value)
+    }
+
+    /// [`Net::logits`] computed by `path` (one this CPU runs).
+    pub fn logits_by(&self, path: Path, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+        thread_local! {
+            static BUFFERS8: RefCell<int8::Buffers> = RefCell::default();
+        }
+        if path.is_int8() {
+            let top = int8::top(path);
+            let q = self.int8[(top > 127) as usize].get_or_init(|| int8::Quantised::new(self, top));
+            return BUFFERS8
+                .with(|cell| int8::run(self, q, path, planes, w, h, &mut cell.borrow_mut()));
+        }
+        self.observe(planes, w, h, &mut |_, _, _| {})
+    }
+
+    /// [`Net::logits`] in float, showing `seen` each layer's output.
+    fn observe(
+        &self,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        seen: &mut dyn FnMut(usize, Grid, &[f32]),
+    ) -> Vec<f32> {
         thread_local! {
             static BUFFERS: RefCell<[Vec<f32>; 4]> = const { RefCell::new([const { Vec::new() }; 4]) };
         }
         BUFFERS.with(|cell| {
             let [cur, next, kept, scratch] = &mut *cell.borrow_mut();
-            self.run(planes, w, h, to_move, [cur, next, kept, scratch])
+            self.run(planes, w, h, [cur, next, kept, scratch], seen)
         })
     }
 
@@ -266,9 +328,9 @@ impl Net {
         planes: &[u8],
         w: usize,
         h: usize,
-        to_move: Option<Color>,
         buffers: [&mut Vec<f32>; 4],
-    ) -> (Vec<f32>, Option<Value>) {
+        seen: &mut dyn FnMut(usize, Grid, &[f32]),
+    ) -> Vec<f32> {
         let [cur, next, kept, scratch] = buffers;
         let (pad, c) = (self.pad, self.width);
         let stride = w + 2 * pad;
@@ -293,7 +355,6 @@ impl Net {
             }
         }
         let last = self.layers.len() - 1;
-        let mut value = None;
         let grid = Grid {
             w,
             h,
@@ -314,21 +375,12 @@ impl Net {
                 relu: l != last,
             };
             conv(step, grid, cur, next, scratch);
+            seen(l, grid, next);
             std::mem::swap(cur, next);
-            if let (Some(head), Some(side)) = (&self.value, to_move) {
-                if head.tap == l {
-                    let points = (0..area).map(|i| {
-                        let at = ((i / w + pad) * stride + i % w + pad) * c;
-                        &cur[at..at + c]
-                    });
-                    value = Some(head.forward(points, side == Color::White));
-                }
-            }
         }
-        let logits = (0..area)
+        (0..area)
             .map(|i| cur[((i / w + pad) * stride + i % w + pad) * c])
-            .collect();
-        (logits, value)
+            .collect()
     }
 
     /// The network's probability for each sensible move of the side to
@@ -521,7 +573,32 @@ mod winograd;
 
 #[path = "net/format.rs"]
 mod format;
+#[path = "net/paths.rs"]
+mod paths;
+
+#[path = "net/int8.rs"]
+mod int8;
+
+#[path = "net/direct8.rs"]
+#[cfg(target_arch = "x86_64")]
+mod direct8;
+
+#[path = "net/vnni512.rs"]
+#[cfg(target_arch = "x86_64")]
+mod vnni512;
+
+#[path = "net/vnni256.rs"]
+#[cfg(target_arch = "x86_64")]
+mod vnni256;
+
+#[path = "net/avx2_int8.rs"]
+#[cfg(target_arch = "x86_64")]
+mod avx2_int8;
 
 #[cfg(test)]
 #[path = "net/tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "net/tests_int8.rs"]
+mod tests_int8;

@@ -13,7 +13,7 @@ fn net_file(layers: &[(usize, usize, usize)], seed: u64) -> Vec<u8> {
 
 /// The same with each layer's skip and pooled flags; `None` for the
 /// pooled flags writes the second format, `None` for both the first.
-fn weight_file(
+pub(super) fn weight_file(
     layers: &[(usize, usize, usize)],
     skips: Option<&[bool]>,
     pooled: Option<&[bool]>,
@@ -112,7 +112,10 @@ fn close(a: f32, b: f32, tolerance: f32) -> bool {
 /// The logits of `net` for `planes`, after checking them against the
 /// point-by-point reference.
 fn matches_reference(net: &Net, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
-    let (fast, slow) = (net.logits(planes, w, h), reference(net, planes, w, h));
+    let (fast, slow) = (
+        net.logits_by(Path::Float, planes, w, h),
+        reference(net, planes, w, h),
+    );
     for (i, (f, s)) in fast.iter().zip(&slow).enumerate() {
         assert!(close(*f, *s, 1e-4), "point {i}: {f} against {s}");
     }
@@ -137,7 +140,10 @@ fn inference_agrees_with_convolutions_written_point_by_point() {
     // the buffers are reused: a second, different board must not see the first
     let other = Board::new(5, 5);
     let planes = planes::encode(&other);
-    assert_eq!(net.logits(&planes, 5, 5), reference(&net, &planes, 5, 5));
+    assert_eq!(
+        net.logits_by(Path::Float, &planes, 5, 5),
+        reference(&net, &planes, 5, 5)
+    );
 }
 
 #[test]
@@ -161,7 +167,7 @@ fn residual_blocks_agree_with_the_reference() {
     let planes = planes::encode(&b);
     let fast = matches_reference(&net, &planes, 6, 5);
     // the skips change the answer: the flags are read, not ignored
-    assert_ne!(fast, plain.logits(&planes, 6, 5));
+    assert_ne!(fast, plain.logits_by(Path::Float, &planes, 6, 5));
 }
 
 #[test]
@@ -201,7 +207,9 @@ fn pooled_layers_agree_with_the_reference() {
     let unpooled = weight_file(&layers, Some(&skips), Some(&none), 9);
     assert_ne!(
         fast,
-        Net::from_bytes(&unpooled).unwrap().logits(&planes, 7, 6)
+        Net::from_bytes(&unpooled)
+            .unwrap()
+            .logits_by(Path::Float, &planes, 7, 6)
     );
 }
 
@@ -274,6 +282,11 @@ fn agrees_with_its_trainer(net: &Net, check: &str) {
             _ => Color::Black,
         };
         let (got, value) = net.forward(&planes, 19, 19, Some(side));
+        let got = if value.is_some() {
+            got
+        } else {
+            net.logits_by(Path::Float, &planes, 19, 19)
+        };
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert!(
                 close(*g, *w, 1e-3),

@@ -1,0 +1,118 @@
+//! The 8-bit paths: every kernel against the integer reference (the same
+//! sums, so the same logits to the bit), and the integers against float.
+
+use super::tests::weight_file;
+use super::*;
+use crate::go::Move;
+
+/// Input planes.
+const P: usize = planes::PLANES.len();
+
+/// A board `w` x `h` with stones on a third of its points.
+fn board(w: usize, h: usize) -> Board {
+    let mut b = Board::new(w, h);
+    for i in (0..w * h).step_by(3) {
+        let _ = b.play(Move::Play(b.point(i % w, i / w)));
+    }
+    b
+}
+
+/// The 8-bit paths this CPU runs, the reference last.
+fn int8_paths() -> Vec<Path> {
+    Path::ALL
+        .into_iter()
+        .filter(|p| p.is_int8() && p.runs_here())
+        .collect()
+}
+
+#[test]
+fn every_int8_kernel_computes_the_reference_sums() {
+    // output channels in 64s, 32s and 16s (each kernel's blocks), 5x5,
+    // 3x3 and 1x1 kernels, inputs not in fours, a skip, pooled biases
+    let layers = [
+        (5, P, 48),
+        (3, 48, 64),
+        (3, 64, 64),
+        (3, 64, 64),
+        (1, 64, 32),
+        (3, 32, 16),
+        (1, 16, 1),
+    ];
+    let skips = [false, false, false, true, false, false, false];
+    let pooled = [false, false, false, true, true, false, false];
+    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), Some(&pooled), 21)).unwrap();
+    let paths = int8_paths();
+    assert!(paths.contains(&Path::Int8Scalar));
+    // AVX2's codes go up to 127, not 255: its reference is the scalar
+    // kernel on those codes
+    let q127 = int8::Quantised::new(&net, 127);
+    let mut buffers = int8::Buffers::default();
+    for w in 1..=19 {
+        let h = [19, 1, 7, w][w % 4];
+        let planes = planes::encode(&board(w, h));
+        let want = net.logits_by(Path::Int8Scalar, &planes, w, h);
+        let want127 = int8::run(&net, &q127, Path::Int8Scalar, &planes, w, h, &mut buffers);
+        assert_eq!(want.len(), w * h);
+        assert_ne!(want, want127);
+        for &p in &paths {
+            let want = if int8::top(p) == 127 { &want127 } else { &want };
+            assert_eq!(&net.logits_by(p, &planes, w, h), want, "{p} on {w}x{h}");
+        }
+        // and not by chance: the float net differs from the integers
+        assert_ne!(net.logits_by(Path::Float, &planes, w, h), *want);
+    }
+}
+
+/// The probabilities of the sensible points of `planes` (`area` points)
+/// for `logits`, as [`Net::policy`] makes them.
+fn softmax(planes: &[u8], logits: &[f32]) -> Vec<f32> {
+    let area = logits.len();
+    let sensible = &planes[planes::SENSIBLE * area..][..area];
+    let top = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+    let e: Vec<f32> = logits
+        .iter()
+        .zip(sensible)
+        .map(|(&v, &s)| if s != 0 { (v - top).exp() } else { 0.0 })
+        .collect();
+    let total: f32 = e.iter().sum();
+    e.iter().map(|v| v / total.max(f32::MIN_POSITIVE)).collect()
+}
+
+#[test]
+fn the_builtin_network_in_int8_agrees_with_float() {
+    // the fastest path of each kind of codes (all kernels on them
+    // compute the same integers, above)
+    let net = Net::from_bytes(BUILTIN).unwrap();
+    let paths = int8_paths();
+    let wide = paths.iter().find(|&&p| int8::top(p) == 255).unwrap();
+    let narrow = paths.iter().find(|&&p| int8::top(p) == 127);
+    for &path in [Some(wide), narrow].into_iter().flatten() {
+        let mut worst: f32 = 0.0;
+        for w in 1..=19 {
+            let b = board(w, w);
+            let planes = planes::encode(&b);
+            let float = net.logits_by(Path::Float, &planes, w, w);
+            let int8 = net.logits_by(path, &planes, w, w);
+            let (pf, pi) = (softmax(&planes, &float), softmax(&planes, &int8));
+            let tvd: f32 = pf.iter().zip(&pi).map(|(a, b)| (a - b).abs()).sum::<f32>() / 2.0;
+            worst = worst.max(tvd);
+            // the 8-bit top move is the float's, or all but as likely to it
+            let best = |p: &[f32]| (0..p.len()).max_by(|&i, &j| p[i].total_cmp(&p[j])).unwrap();
+            let (top, mine) = (pf[best(&pf)], pf[best(&pi)]);
+            assert!(mine >= 0.9 * top, "{path} on {w}x{w}: {mine} against {top}");
+        }
+        assert!(worst < 0.03, "{path}: total variation up to {worst}");
+        assert!(worst > 0.0, "{path} is not float");
+    }
+}
+
+#[test]
+fn paths_are_named_and_the_best_runs_here() {
+    for p in Path::ALL {
+        assert_eq!(Path::parse(p.name()), Some(p));
+    }
+    assert_eq!(Path::parse(" vnni512\n"), Some(Path::Vnni512));
+    assert_eq!(Path::parse("vnni"), None);
+    assert!(Path::best().runs_here() && Path::Float.runs_here());
+    assert!(!Path::Float.is_int8() && Path::Avx2.is_int8());
+}
