@@ -409,16 +409,17 @@ def main(argv):
     sched = net.schedule(opt, steps, a.warmup)
     step = net.train_step(torch.compile(logits) if a.compile else logits, opt, sched, bf16=a.bf16)
     if a.resume:
+        import warnings
+        with warnings.catch_warnings():
+            # the schedule is wound on to the step the run reached, from the first
+            # rate: a cosine steps on from the rate it finds (the saved one, once loaded)
+            warnings.simplefilter("ignore")
+            for _ in range(done):
+                sched.step()
         try:
             opt.load_state_dict(torch.load(a.resume + ".opt"))
         except (OSError, RuntimeError, ValueError) as e:
             return refused(f"{a.resume}.opt: {e}")
-        import warnings
-        with warnings.catch_warnings():
-            # the schedule is wound on to the step the run reached
-            warnings.simplefilter("ignore")
-            for _ in range(done):
-                sched.step()
         print(f"{a.resume}: going on from step {done} of {steps}", flush=True)
 
     # scored as trained: bf16 and compiled give the float32 agreement within 0.1 (network.md)
