@@ -22,9 +22,10 @@ import to_planes  # noqa: E402
 from test_label import release_tengen, write_shard  # noqa: E402
 
 
-def file_flags(path):
+def file_flags(path, value_at=None):
     """The (skip, pooled) flags of each layer of an exported weight file,
-    after checking that its layers fill it exactly."""
+    after checking that its layers fill it exactly, or up to its value
+    section, where one is (its offset put in the list `value_at`)."""
     with open(path, "rb") as f:
         blob = f.read()
     assert blob[:8] == b"TGPOLNN3", blob[:8]
@@ -35,7 +36,10 @@ def file_flags(path):
                                       for i in range(5))
         flags.append((skip, pooled))
         at += 20 + 4 * (k * k * cin * cout + cout + (2 * cin * cout if pooled else 0))
-    assert at == len(blob), (at, len(blob))
+    if value_at is not None and blob[at:at + 8] == b"TGVALUE1":
+        value_at.append(at)
+    else:
+        assert at == len(blob), (at, len(blob))
     return flags
 
 
