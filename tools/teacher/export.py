@@ -3,7 +3,7 @@
 and the logits the trainer's own network computes for a few positions, so
 that a Rust test can hold the bot's inference to them.
 
-usage: tools/teacher/export.py [--check N] [--int8] [--policy-only]
+usage: tools/teacher/export.py [--check N] [--int8] [--policy-only | --value-from NPZ]
                                WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
        tools/teacher/export.py --half OUT.npz WEIGHTS.npz
 
@@ -18,8 +18,11 @@ wide net in data/nets at half the size (train.py reads them as float32).
 
 Weights with a value head (train.py --value-head; value.py) get a value
 section after the policy's last layer, whose bytes stay as they were
-(--policy-only leaves the section out). Little-endian, float32 whatever
-the policy's weights are:
+(--policy-only leaves the section out). --value-from takes the head
+from another file, e.g. the policy from the bot's own file (WEIGHTS may
+be one: an int8 file exported again with --int8 comes out byte for byte)
+and the head trained on its trunk with --freeze-trunk. Little-endian,
+float32 whatever the policy's weights are:
 
     the 8 bytes TGVALUE1;
     6 u32: TAP, the policy layer whose output (after its ReLU) the head
@@ -135,9 +138,13 @@ def main(argv):
     ap.add_argument("--int8", action="store_true", help="policy.net with int8 weights")
     ap.add_argument("--policy-only", action="store_true",
                     help="leave a value head out: the policy's file alone")
+    ap.add_argument("--value-from", metavar="NPZ",
+                    help="the value head of this file (train.py's), not of WEIGHTS")
     a = ap.parse_args(argv)
     if a.half and a.examples:
         ap.error("--half takes the weights only")
+    if a.policy_only and a.value_from:
+        ap.error("--policy-only leaves out the head --value-from would take")
     if not a.half and not a.out_dir:
         ap.error("give the weights, the examples and the output folder")
     try:
@@ -153,7 +160,9 @@ def main(argv):
         return half(a.weights, a.half)
     try:
         params, skip = load_weights(a.weights)
-        head = None if a.policy_only else load_value(a.weights)
+        head = None if a.policy_only else load_value(a.value_from or a.weights)
+        if a.value_from and head is None:
+            raise ValueError(f"{a.value_from} has no value head")
         layers = [tuple(np.asarray(p) for p in layer) for layer in params]
         quantised = [quantise(layer[0]) for layer in layers] if a.int8 else None
         if quantised:
@@ -182,6 +191,9 @@ def main(argv):
         checks = [""] * len(lines)
         if head is not None:
             trunk = net.trunk_length(layers, skip)
+            if head[0].shape[0] != layers[trunk - 1][0].shape[3]:
+                raise ValueError(f"a value head that reads {head[0].shape[0]} channels, "
+                                 f"a trunk of {layers[trunk - 1][0].shape[3]}")
             blob += value.section_bytes(head, trunk - 1)
             outs = value_outputs(layers, skip, trunk, head, xs, [s == "w" for s in sides])
             checks = [f" {s} {win:.4f},{lead:.4f}" for s, (win, lead) in zip(sides, outs)]

@@ -210,6 +210,26 @@ class ValueHeadTest(unittest.TestCase):
             with open(os.path.join(outs[name], "policy.net"), "rb") as f:
                 return f.read()
         self.assertEqual(blob("only"), blob("plain"))
+        # the head of one file on the policy of another (here the bot's own file of it)
+        outs["from"] = os.path.join(self.d, "from")
+        self.assertEqual(quiet(export.main, ["--check", "3", "--value-from", heads,
+                                             os.path.join(outs["plain"], "policy.net"),
+                                             examples, outs["from"]])[0], 0)
+        self.assertEqual(blob("from"), blob("value"))
+        # in int8 too: the bot's int8 file exported again is the same file, head added
+        for name, args in (("int8", ["--policy-only", heads]),
+                           ("again", ["--value-from", heads, os.path.join(self.d, "int8",
+                                                                          "policy.net")])):
+            outs[name] = os.path.join(self.d, name)
+            self.assertEqual(quiet(export.main, ["--int8"] + args + [examples, outs[name]])[0], 0)
+        self.assertEqual(blob("again")[:len(blob("int8"))], blob("int8"))
+        self.assertEqual(blob("again")[len(blob("int8")):], blob("value")[len(blob("plain")):])
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(export.main(["--value-from", policy, heads, examples,
+                                          outs["from"]]), 1)
+            with self.assertRaises(SystemExit):
+                export.main(["--policy-only", "--value-from", heads, heads, examples,
+                             outs["from"]])
         at = []
         self.assertEqual(file_flags(os.path.join(outs["value"], "policy.net"), at),
                          [(0, 0), (0, 0), (1, 1), (0, 1), (0, 0)])
