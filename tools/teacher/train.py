@@ -10,6 +10,8 @@ usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--poole
                               [--out WEIGHTS.npz [--save-minutes M] [--stop-at STEP]]
                               [--resume WEIGHTS.npz]
                               [--eval WEIGHTS.npz [--fit N] [--by-source] [--symmetries K]]
+                              [--score N] [--value-head [--freeze-trunk | --tune-blocks K
+                              [--trunk-lr LR]] [--score-weight W]]
                               EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
@@ -29,8 +31,10 @@ regulariser for nets too big for the teacher's labels alone.
 it stands (the weights, the step, the optimiser's state in OUT.opt);
 --resume goes on from there, or from the last --save-minutes save of a
 run that was stopped, with the run's own options: a cycle longer than
-a session is trained in pieces, the same as in one go. Needs PyTorch
-(see tools/teacher/bench_train.py --help).
+a session is trained in pieces, the same as in one go. --value-head
+adds a value and score head (value.py), trained on the examples' value
+labels; --freeze-trunk trains it alone on a net read with --init.
+Needs PyTorch (see tools/teacher/bench_train.py --help).
 """
 import argparse
 import gzip
