@@ -3,7 +3,9 @@
 and the logits the trainer's own network computes for a few positions, so
 that a Rust test can hold the bot's inference to them.
 
-usage: tools/teacher/export.py [--check N] [--bits B [--max-scale]] WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
+usage: tools/teacher/export.py [--check N] [--bits B [--max-scale]]
+                               [--policy-only | --value-from NPZ]
+                               WEIGHTS.npz EXAMPLES.txt.gz OUT_DIR
        tools/teacher/export.py --half OUT.npz WEIGHTS.npz
 
 Writes OUT_DIR/policy.net (format: the doc of src/games/go/net.rs) and
@@ -17,6 +19,33 @@ check logits are those of the weights as stored. Without it the weights
 are float32.
 With --half, writes the weights as float16 instead, compressed, to keep a
 wide net in data/nets at half the size (train.py reads them as float32).
+
+Weights with a value head (train.py --value-head; value.py) get a value
+section after the policy's last layer, whose bytes stay as they were
+(--policy-only leaves the section out). --value-from takes the head
+from another file, e.g. the policy from the bot's own file (WEIGHTS may
+be one)
+and the head trained on its trunk with --freeze-trunk. Little-endian,
+float32 whatever the policy's weights are:
+
+    the 8 bytes TGVALUE1;
+    6 u32: TAP, the policy layer whose output (after its ReLU) the head
+      reads (0-based: the trunk's last layer, 24 in a 12-block net), C
+      its channels, K (32) and F (64) the head's widths, E = 1 extra
+      input, O = 2 outputs;
+    the 1x1 convolution: C x K weights (input channel major), K biases;
+      then a ReLU, and each of the K channels' mean over the board's
+      points, then each one's max: 2K values, then 1.0 if White is to
+      move, else 0.0 (the planes do not say; komi does): 2K + E inputs;
+    a fully connected layer: (2K + E) x F weights (input major), F
+      biases; then a ReLU;
+    a fully connected layer: F x O weights (input major), O biases:
+      output 0 the side to move's win logit (its winning chance is
+      1 / (1 + exp(-logit))), output 1 its score lead in points.
+
+The file ends there. With a value section, each check.txt line goes on
+with the side to move (b or w: the extra input) and the two outputs to 4
+decimals, comma-separated.
 The bot's built-in network lives in src/games/go/net/. Needs numpy and
 PyTorch (see tools/teacher/bench_train.py --help). Exit status 2 on bad
 arguments, 1 when a file cannot be read or written.
@@ -27,7 +56,7 @@ import os
 import struct
 import sys
 
-from train import N, load_weights, plane_count, save_weights
+from train import N, load_value, load_weights, plane_count, save_weights
 
 
 def tensor(a, bits=None, fit=True):
@@ -69,11 +98,26 @@ def net_bytes(layers, skip, bits=None, fit=True):
     return b"".join(out), read
 
 
+def value_outputs(layers, skip, trunk, head, xs, white):
+    """The value head's outputs (win logit, score lead in points) for the
+    NHWC batch `xs`, White to move where `white` says: the check values."""
+    import numpy as np
+    import torch
+
+    import net
+    import value
+    with torch.no_grad():
+        v = torch.from_numpy(np.ascontiguousarray(xs.transpose(0, 3, 1, 2)))
+        h = net.run(net.to_torch(layers), v, skip, 0, trunk)
+        out = value.forward(value.to_torch(head), h, torch.tensor(white, dtype=torch.float32))
+    return out.numpy() * np.array([1.0, value.SCORE_SCALE], np.float32)
+
+
 def half(weights, out):
     """Writes `weights` to `out` in float16, compressed (load_weights reads it)."""
     try:
         params, skip = load_weights(weights)
-        save_weights(out, params, skip, half=True)
+        save_weights(out, params, skip, half=True, head=load_value(weights))
     except (OSError, ValueError, KeyError) as e:
         print(f"export.py: {e}", file=sys.stderr)
         return 1
@@ -93,11 +137,17 @@ def main(argv):
     ap.add_argument("--max-scale", action="store_true",
                     help="with --bits: each channel's largest weight sets its scale, "
                          "not the scale that errs least")
+    ap.add_argument("--policy-only", action="store_true",
+                    help="leave a value head out: the policy's file alone")
+    ap.add_argument("--value-from", metavar="NPZ",
+                    help="the value head of this file (train.py's), not of WEIGHTS")
     a = ap.parse_args(argv)
     if a.max_scale and not a.bits:
         ap.error("--max-scale goes with --bits")
     if a.half and a.examples:
         ap.error("--half takes the weights only")
+    if a.policy_only and a.value_from:
+        ap.error("--policy-only leaves out the head --value-from would take")
     if not a.half and not a.out_dir:
         ap.error("give the weights, the examples and the output folder")
     try:
@@ -105,6 +155,7 @@ def main(argv):
         import torch  # noqa: F401 (net.numpy_logits)
 
         import net
+        import value
     except ImportError as e:
         print(f"export.py: {e} (see tools/teacher/bench_train.py --help)", file=sys.stderr)
         return 2
@@ -112,15 +163,21 @@ def main(argv):
         return half(a.weights, a.half)
     try:
         params, skip = load_weights(a.weights)
+        head = None if a.policy_only else load_value(a.value_from or a.weights)
+        if a.value_from and head is None:
+            raise ValueError(f"{a.value_from} has no value head")
         layers = [tuple(np.asarray(p) for p in layer) for layer in params]
         blob, layers = net_bytes(layers, skip, a.bits, not a.max_scale)
         # the check logits are those of the weights as stored: `layers` as read back
-        lines = []
+        lines, sides = [], []
         with gzip.open(a.examples, "rt", encoding="utf-8") as f:
             for k, line in enumerate(f):
                 # spread over the file: opening, middle game, end
                 if k % 997 == 0:
-                    lines.append(line.split()[0])
+                    fields = line.split()
+                    lines.append(fields[0])
+                    # the side to move, where the examples have value labels
+                    sides.append(fields[5] if len(fields) > 7 else "b")
                 if len(lines) >= a.check:
                     break
         xs = []
@@ -129,17 +186,27 @@ def main(argv):
             bits = np.unpackbits(np.frombuffer(bytes.fromhex(hexes), np.uint8),
                                  bitorder="little")[:count * N * N]
             xs.append(bits.reshape(count, N, N).transpose(1, 2, 0))
-        logits = net.numpy_logits(layers, np.stack(xs).astype(np.float32), skip)
+        xs = np.stack(xs).astype(np.float32)
+        logits = net.numpy_logits(layers, xs, skip)
+        checks = [""] * len(lines)
+        if head is not None:
+            trunk = net.trunk_length(layers, skip)
+            if head[0].shape[0] != layers[trunk - 1][0].shape[3]:
+                raise ValueError(f"a value head that reads {head[0].shape[0]} channels, "
+                                 f"a trunk of {layers[trunk - 1][0].shape[3]}")
+            blob += value.section_bytes(head, trunk - 1)
+            outs = value_outputs(layers, skip, trunk, head, xs, [s == "w" for s in sides])
+            checks = [f" {s} {win:.4f},{lead:.4f}" for s, (win, lead) in zip(sides, outs)]
         os.makedirs(a.out_dir, exist_ok=True)
         with open(os.path.join(a.out_dir, "policy.net"), "wb") as f:
             f.write(blob)
         with open(os.path.join(a.out_dir, "check.txt"), "w") as f:
-            for hexes, row in zip(lines, logits):
-                f.write(hexes + " " + ",".join(f"{v:.4f}" for v in row) + "\n")
+            for hexes, row, check in zip(lines, logits, checks):
+                f.write(hexes + " " + ",".join(f"{v:.4f}" for v in row) + check + "\n")
     except (OSError, ValueError, KeyError) as e:
         print(f"export.py: {e}", file=sys.stderr)
         return 1
-    print(f"{len(layers)} layers, {len(blob)} bytes, {len(lines)} check positions in {a.out_dir}")
+    print(f"{len(layers)} layers{' and a value head' * (head is not None)}, {len(blob)} bytes, {len(lines)} check positions in {a.out_dir}")
     return 0
 
 

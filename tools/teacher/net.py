@@ -155,21 +155,45 @@ def pool(h):
     return torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3))], dim=1)
 
 
-def logits(tparams, x, skip=None):
-    """One logit a point of the NCHW batch `x` (a torch tensor), flattened
-    row by row; `tparams` from to_torch(), `skip` as skips() gives it
-    (none by default)."""
+def run(tparams, h, skip=None, start=0, stop=None):
+    """Layers `start` to `stop` (not included) of `tparams`, each with its
+    ReLU, on the NCHW batch `h`: a part of the net that begins at a
+    block's first layer (a skip reaches back one layer only)."""
     import torch.nn.functional as F
-    h, ins = x, []
-    for k, layer in enumerate(tparams[:-1]):
-        ins.append(h)
+    before = None  # the input of the layer before: the block's input
+    for k in range(start, len(tparams) if stop is None else stop):
+        layer = tparams[k]
         w = layer[0]
         z = F.conv2d(h, w, layer[1], padding=w.shape[2] // 2)
         if len(layer) > 2:
             z = z + (pool(h) @ layer[2])[:, :, None, None]
         if skip and skip[k]:
-            z = z + ins[k - 1]
-        h = F.relu(z)
+            z = z + before
+        before, h = h, F.relu(z)
+    return h
+
+
+def trunk_length(params, skip):
+    """The layers before the policy head: the first layer and the residual
+    blocks, or every layer but the head's (one 1x1 layer to the logits,
+    after a pooled 1x1 layer in a pooled net). The value head reads the
+    output of the last of them."""
+    if any(skip):
+        return 1 + 2 * sum(skip)
+    pooled_head = len(params) > 2 and len(params[-2]) > 2 and params[-2][0].shape[0] == 1
+    return len(params) - 1 - pooled_head
+
+
+def logits(tparams, x, skip=None):
+    """One logit a point of the NCHW batch `x` (a torch tensor), flattened
+    row by row; `tparams` from to_torch(), `skip` as skips() gives it
+    (none by default)."""
+    return head_logits(tparams, run(tparams, x, skip, 0, len(tparams) - 1))
+
+
+def head_logits(tparams, h):
+    """The last layer's logits, flattened, of what the layers before it gave."""
+    import torch.nn.functional as F
     return F.conv2d(h, tparams[-1][0], tparams[-1][1]).flatten(1)
 
 
@@ -220,7 +244,20 @@ def numpy_logits(params, x, skip=None):
 def from_bytes(blob):
     """The layers and skip flags of a weight file in the bot's format (the
     doc of src/games/go/net.rs; export.py writes it), as numpy arrays: the
-    bot's built-in network can be scored or trained on from its own file."""
+    bot's built-in network can be scored or trained on from its own file.
+    A value section after the layers (export.py) is left to value_section()."""
+    layers, skip, at = parse(blob)
+    return layers, skip
+
+
+def value_section(blob):
+    """The bytes of a weight file after its policy layers: its value
+    section (value.from_section() reads it), or b"" if it has none."""
+    return blob[parse(blob)[2]:]
+
+
+def parse(blob):
+    """from_bytes()'s layers and flags, and where the value section begins."""
     flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2, b"TGPOLNN4": 2,
              b"TGPOLNN5": 2}.get(blob[:8])
     if flags is None:
@@ -263,6 +300,6 @@ def from_bytes(blob):
             layer += (np.array(words(2 * cin * cout, "f"), np.float32).reshape(2 * cin, cout),)
         layers.append(layer)
         skip.append(bool(marks[0]))
-    if at != len(blob):
+    if at != len(blob) and blob[at:at + 8] != b"TGVALUE1":
         raise ValueError("bytes left after the last layer")
-    return layers, tuple(skip)
+    return layers, tuple(skip), at

@@ -408,10 +408,12 @@ def write_shard(folder, games):
 class ToPlanesTest(unittest.TestCase):
     def test_one_input_line_a_position_with_its_label(self):
         game = {"id": "g", "size": 19, "komi": 7.5, "moves": "pd..dd", "first": "B",
-                "pos": [[500, 0, 10, "pddp", [600, 300]], [500, 0, 900, "", []],
-                        [500, 0, 0, "dd", [990]]]}
+                "pos": [[370, -10, 10, "pddp", [600, 300]], [420, 25, 900, "", []],
+                        [1000, 0, 0, "dd", [990]]]}
+        # the values turned to the side to move: Black, White, Black
         self.assertEqual(to_planes.examples(game),
-                         [" pddp 600,300 10 g", "pd - - 900 g", "pd.. dd 990 0 g"])
+                         [" pddp 600,300 10 g b 370 -10", "pd - - 900 g w 580 -25",
+                          "pd.. dd 990 0 g b 1000 0"])
         self.assertEqual(to_planes.examples(dict(game, size=9)), [])
         self.assertEqual(to_planes.examples(dict(game, colors="BWB")), [])
 
@@ -429,7 +431,7 @@ class ToPlanesTest(unittest.TestCase):
             self.assertEqual(len(lines), 2)
             # 19 planes of 361 bits: 858 bytes
             self.assertEqual([len(l.split()[0]) for l in lines], [1716, 1716])
-            self.assertEqual(lines[1].split()[1:], ["dd", "700", "10", "g"])
+            self.assertEqual(lines[1].split()[1:], ["dd", "700", "10", "g", "w", "500", "0"])
         finally:
             shutil.rmtree(d)
 

@@ -22,9 +22,10 @@ import to_planes  # noqa: E402
 from test_label import release_tengen, write_shard  # noqa: E402
 
 
-def file_flags(path):
-    """The (skip, pooled) flags of each layer of an exported weight file in
-    float32, after checking that its layers fill it exactly."""
+def file_flags(path, value_at=None):
+    """The (skip, pooled) flags of each layer of an exported weight file,
+    after checking that its layers fill it exactly, or up to its value
+    section, where one is (its offset put in the list `value_at`)."""
     with open(path, "rb") as f:
         blob = f.read()
     assert blob[:8] == b"TGPOLNN5", blob[:8]
@@ -39,7 +40,10 @@ def file_flags(path):
             # each tensor: its tag (0: float32), its values
             assert int.from_bytes(blob[at:at + 4], "little") == 0
             at += 4 + 4 * n
-    assert at == len(blob), (at, len(blob))
+    if value_at is not None and blob[at:at + 8] == b"TGVALUE1":
+        value_at.append(at)
+    else:
+        assert at == len(blob), (at, len(blob))
     return flags
 
 

@@ -9,7 +9,10 @@ usage: tools/teacher/to_planes.py [--tengen PATH] OUT.txt.gz SHARD.jsonl.gz...
 
 Each output line: hex planes (see `tengen planes --help`), the teacher's
 top moves (two SGF letters each, may be empty: '-'), their per-milles
-(comma-separated, '-' if none), the pass per-mille, and the game id.
+(comma-separated, '-' if none), the pass per-mille, and the game id;
+from the shards, then the side to move (`b` or `w`), the teacher's win
+rate for it (per-mille) and its score lead (tenths of a point): the
+value labels. Record lines stop at the game id.
 Games with setup stones or their own colour order are skipped, and so
 are a record's positions from an illegal move on. Exit status 2 on bad
 arguments, 1 when a shard or tengen fails.
@@ -33,8 +36,12 @@ def examples(game):
         return []
     moves, size = game["moves"], game["size"]
     out = []
-    for k, (_, _, p_pass, top, qs) in enumerate(game["pos"]):
-        label = " ".join([top or "-", ",".join(map(str, qs)) or "-", str(p_pass), game["id"]])
+    for k, (win, lead, p_pass, top, qs) in enumerate(game["pos"]):
+        # the shards' values are Black's; colours alternate from black here
+        black = k % 2 == 0
+        value = ["b", str(win), str(lead)] if black else ["w", str(1000 - win), str(-lead)]
+        label = " ".join([top or "-", ",".join(map(str, qs)) or "-", str(p_pass), game["id"]]
+                         + value)
         out.append(f"{moves[:2 * k]} {label}" if k else f" {label}")
     return out if size == 19 else []
 

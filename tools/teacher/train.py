@@ -10,6 +10,8 @@ usage: tools/teacher/train.py [--channels 32] [--layers 6 | --blocks B] [--poole
                               [--out WEIGHTS.npz [--save-minutes M] [--stop-at STEP]]
                               [--resume WEIGHTS.npz]
                               [--eval WEIGHTS.npz [--fit N] [--by-source] [--symmetries K]]
+                              [--score N] [--value-head [--freeze-trunk | --tune-blocks K
+                              [--trunk-lr LR]] [--score-weight W]]
                               EXAMPLES.txt.gz
 
 EXAMPLES comes from tools/teacher/to_planes.py. Every tenth game (by id)
@@ -29,16 +31,20 @@ regulariser for nets too big for the teacher's labels alone.
 it stands (the weights, the step, the optimiser's state in OUT.opt);
 --resume goes on from there, or from the last --save-minutes save of a
 run that was stopped, with the run's own options: a cycle longer than
-a session is trained in pieces, the same as in one go. Needs PyTorch
-(see tools/teacher/bench_train.py --help).
+a session is trained in pieces, the same as in one go. --value-head
+adds a value and score head (value.py), trained on the examples' value
+labels; --freeze-trunk trains it alone on a net read with --init.
+Needs PyTorch (see tools/teacher/bench_train.py --help).
 """
 import argparse
 import gzip
-import json
 import os
 import sys
 import time
 import zlib
+
+# the weight files' reading and writing, used through train (export.py, the tests)
+from weights import load_value, load_weights, progress_of, read_net, save_weights  # noqa: F401
 
 N = 19
 SENSIBLE = 11  # the plane of the moves the bot may play (src/games/go/planes.rs)
@@ -71,18 +77,20 @@ def source(gid):
     return parts[1] if parts[0] == "sgf" and len(parts) > 2 else "selfplay"
 
 
-def load(path, limit, share=1.0, sources=None):
+def load(path, limit, share=1.0, sources=None, values=None):
     """The examples at `path`: planes packed a bit a point (unpacked a batch
     at a time by planes()), soft targets (float16), the teacher's top move
     (-1 where it is not a sensible point), whether held out, the plane count.
     Only the `share` of the games that taken() picks are read. A list given
-    as `sources` gets each position's source()."""
+    as `sources` gets each position's source(), one given as `values` its
+    value labels: (1 if White is to move else 0, the side to move's win
+    rate 0..1, its score lead in points), NaNs where the line has none."""
     import numpy as np
     xs, ts, tops, held = [], [], [], []
     count = 0
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
-            hexes, top, qs, p_pass, gid = line.split()
+            hexes, top, qs, p_pass, gid, *value = line.split()
             if not taken(gid, share):
                 continue
             count = plane_count(hexes)
@@ -109,6 +117,9 @@ def load(path, limit, share=1.0, sources=None):
             held.append(held_out(gid))
             if sources is not None:
                 sources.append(source(gid))
+            if values is not None:
+                values.append((float(value[0] == "w"), int(value[1]) / 1000, int(value[2]) / 10)
+                              if len(value) == 3 else (np.nan,) * 3)
             if limit and len(xs) >= limit:
                 break
     if not xs:
@@ -121,65 +132,6 @@ def planes(packed, count):
     import numpy as np
     bits = np.unpackbits(packed, axis=1, bitorder="little")[:, :count * N * N]
     return bits.reshape(-1, count, N, N).astype(np.float32)
-
-
-def load_weights(path):
-    """The layers train.py saved at `path` (numpy (weights HWIO, biases),
-    or with the pooled bias's matrix as a third member: net.py), and each
-    layer's residual flag (none in files from before the flags). `path`
-    may also be a weight file of the bot's (src/games/go/net/policy.net)."""
-    import numpy as np
-
-    import net
-    with open(path, "rb") as f:
-        if f.read(6) == b"TGPOLN":
-            f.seek(0)
-            return net.from_bytes(f.read())
-    arrays = np.load(path)
-    count = sum(1 for f in arrays.files if f.startswith("arr_"))
-    if count % 2:
-        raise ValueError(f"{path}: an odd number of arrays, not weights and biases")
-    # float32 whatever was kept: data/nets holds wide nets in float16 (export.py --half)
-    flat = [arrays[f"arr_{k}"].astype(np.float32) for k in range(count)]
-    params = [pair + ((arrays[f"pooled{k}"].astype(np.float32),)
-                      if f"pooled{k}" in arrays.files else ())
-              for k, pair in enumerate(zip(flat[0::2], flat[1::2]))]
-    skip = tuple(bool(v) for v in arrays["skips"]) if "skips" in arrays.files \
-        else (False,) * len(params)
-    return params, skip
-
-
-def save_weights(path, params, skip, progress=None, half=False):
-    """Writes what load_weights() reads; `progress` (a dict: the steps
-    done, the steps of the run, its options) for a run saved before its
-    end, which --resume reads. `half`: the weights in float16, compressed
-    (how data/nets keeps a wide net)."""
-    import numpy as np
-
-    def kept(p):
-        return np.asarray(p).astype(np.float16) if half else np.asarray(p)
-    extra = {f"pooled{k}": kept(layer[2]) for k, layer in enumerate(params) if len(layer) > 2}
-    if progress is not None:
-        extra["progress"] = np.array(json.dumps(progress, sort_keys=True))
-    (np.savez_compressed if half else np.savez)(
-        path, *[kept(p) for layer in params for p in layer[:2]],
-        skips=np.array(skip, dtype=np.int32), **extra)
-
-
-def progress_of(path):
-    """The progress that save_weights() kept in `path`, or None."""
-    import numpy as np
-    with np.load(path) as arrays:
-        return json.loads(str(arrays["progress"])) if "progress" in arrays.files else None
-
-
-def read_net(path, count):
-    """load_weights(), with a ValueError unless the net takes `count` planes."""
-    params, skip = load_weights(path)
-    if params[0][0].shape[2] != count:
-        raise ValueError(f"{path} takes {params[0][0].shape[2]} planes, "
-                         f"the examples have {count}")
-    return params, skip
 
 
 # positions a forward pass takes at once: on one core, 1 024 positions of a
@@ -280,6 +232,9 @@ def main(argv):
                     help="report the agreement of these weights on the held-out games, no training")
     ap.add_argument("--fit", type=int, default=0, metavar="N",
                     help="with --eval: also score N positions of the training games")
+    ap.add_argument("--score", type=int, default=0, metavar="N",
+                    help="score N of the held-out positions, spread evenly (all by default): "
+                         "a net that takes seconds a batch scores 100 000 in an hour")
     ap.add_argument("--symmetries", type=int, default=1, choices=range(1, 9), metavar="K",
                     help="score the policy averaged over the first K of the 8 symmetries")
     ap.add_argument("--by-source", action="store_true",
@@ -302,6 +257,20 @@ def main(argv):
                     help="mix these weights' policy into the training targets (distil)")
     ap.add_argument("--distil-weight", type=float, default=0.5, metavar="W",
                     help="with --distil: the share of the mass that net's policy gets")
+    ap.add_argument("--value-head", action="store_true",
+                    help="train a value and score head on the trunk (value.py) beside the "
+                         "policy: the one the weights read have, else a new one")
+    ap.add_argument("--freeze-trunk", action="store_true",
+                    help="with --value-head: train the value head alone, the trunk and the "
+                         "policy head as read (the policy unchanged)")
+    ap.add_argument("--tune-blocks", type=int, default=0, metavar="K",
+                    help="with --value-head: train the value head, the last K residual blocks "
+                         "and the policy head (its loss kept), the rest as read")
+    ap.add_argument("--trunk-lr", type=float, metavar="LR",
+                    help="with --tune-blocks: the learning rate of the policy layers trained "
+                         "(--lr by default; the value head's is --lr)")
+    ap.add_argument("--score-weight", type=float, default=1.0, metavar="W",
+                    help="with --value-head: the score's Huber loss counts W times")
     a = ap.parse_args(argv)
     if (a.widen or a.deepen) and not a.init:
         ap.error("--widen and --deepen need --init")
@@ -321,26 +290,45 @@ def main(argv):
         ap.error("--records trains; --eval does not")
     if not 0 <= a.records_share <= 1:
         ap.error("--records-share is a share, from 0 to 1")
+    if (a.freeze_trunk or a.tune_blocks or a.trunk_lr) and not a.value_head:
+        ap.error("--freeze-trunk, --tune-blocks and --trunk-lr go with --value-head")
+    if a.freeze_trunk and (a.tune_blocks or a.distil or a.records):
+        ap.error("--freeze-trunk trains the value head alone: no --tune-blocks, --distil "
+                 "or --records")
+    if (a.freeze_trunk or a.tune_blocks) and not (a.init or a.resume):
+        ap.error("--freeze-trunk and --tune-blocks keep trained layers: give --init or --resume")
+    if a.tune_blocks < 0:
+        ap.error("--tune-blocks counts blocks: 1 or more")
     try:
         import numpy as np
         import torch
 
         import kata_torch as kt
         import net
+        import value
     except ImportError as e:
         return refused(f"{e} (see tools/teacher/bench_train.py --help)")
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     t0 = time.time()
-    sources = []
+    sources, labels = [], []
     try:
-        x, t, top, held, count = load(a.examples, a.limit, sources=sources)
+        x, t, top, held, count = load(a.examples, a.limit, sources=sources, values=labels)
     except (OSError, ValueError) as e:
         return refused(e)
     xtr, ttr = x[~held], t[~held]
     xte, topte = x[held], top[held]
     sources = np.array(sources)[held]
-    print(f"{len(x)} positions ({len(xte)} held out) loaded in {time.time() - t0:.0f} s")
+    # (white to move, win rate, score lead) a position, NaN without labels
+    labels = np.array(labels, np.float32).reshape(-1, 3)
+    ltr, lte = labels[~held], labels[held]
+    if 0 < a.score < len(xte):
+        pick = np.linspace(0, len(xte) - 1, a.score).astype(int)
+        xte, topte, lte, sources = xte[pick], topte[pick], lte[pick], sources[pick]
+    if a.value_head and np.isnan(ltr[:, 1]).all():
+        return refused(f"{a.examples} has no value labels: remake it with to_planes.py")
+    print(f"{len(x)} positions ({int(held.sum())} held out, {len(xte)} scored) loaded in "
+          f"{time.time() - t0:.0f} s", flush=True)
     if a.records:
         # more positions against the big nets' overfit: the move played is the label
         t0 = time.time()
@@ -351,6 +339,7 @@ def main(argv):
         if rcount != count:
             return refused(f"{a.records} has {rcount} planes, {a.examples} {count}")
         xtr, ttr = np.concatenate([xtr, rx]), np.concatenate([ttr, rt])
+        ltr = np.concatenate([ltr, np.full((len(rx), 3), np.nan, np.float32)])
         print(f"{len(rx)} record positions added: {len(xtr)} training positions "
               f"({time.time() - t0:.0f} s)", flush=True)
 
@@ -363,6 +352,10 @@ def main(argv):
                "steps": a.steps or None,
                "distil": a.distil and [a.distil, a.distil_weight],
                "records": a.records and [a.records, a.records_share]}
+    if a.value_head:
+        # absent from the options of a policy run: those still resume
+        options["value"] = [a.freeze_trunk, a.tune_blocks, a.trunk_lr, a.score_weight]
+    head = None
     if a.eval or a.init or a.resume:
         try:
             params, skip = read_net(a.eval or a.init or a.resume, count)
@@ -382,8 +375,17 @@ def main(argv):
                 params = net.widen(params, a.widen, noise=0.01)
             if a.deepen:
                 params, skip = net.deepen(params, skip, a.deepen)
-        except (OSError, ValueError) as e:
+            head = load_value(a.eval or a.init or a.resume)
+        except (OSError, ValueError, KeyError) as e:
             return refused(e)
+    trunk = net.trunk_length(params, skip)
+    if a.tune_blocks > sum(skip):
+        return refused(f"--tune-blocks {a.tune_blocks}: the net has {sum(skip)} blocks")
+    if head is None and a.value_head:
+        head = value.init(params[trunk - 1][0].shape[3])
+    if head is not None and head[0].shape[0] != params[trunk - 1][0].shape[3]:
+        return refused(f"a value head that reads {head[0].shape[0]} channels, "
+                       f"a trunk of {params[trunk - 1][0].shape[3]}")
     # after --init is read: a bad file fails before the long pass through the big net
     if a.distil:
         t0 = time.time()
@@ -396,7 +398,11 @@ def main(argv):
               f"in {time.time() - t0:.0f} s", flush=True)
     if a.eval:
         a.epochs = 0
+    elif head is not None and not a.value_head:
+        print("the value head read is left out: the trunk trains without it", flush=True)
+        head = None
     tparams = net.to_torch(params, grad=True)
+    thead = value.to_torch(head, grad=True) if head is not None else None
 
     def logits(v):
         return masked_logits(tparams, v, skip)
@@ -405,42 +411,78 @@ def main(argv):
     steps = a.epochs * per_epoch
     if a.steps:
         steps = min(steps, a.steps)
-    opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
-    sched = net.schedule(opt, steps, a.warmup)
-    step = net.train_step(torch.compile(logits) if a.compile else logits, opt, sched, bf16=a.bf16)
+    if a.value_head:
+        # the layers before frozen_end (all of them with --freeze-trunk) stay as read
+        frozen_end = trunk if a.freeze_trunk else trunk - 2 * a.tune_blocks if a.tune_blocks else 0
+        trained = [] if a.freeze_trunk else [p for layer in tparams[frozen_end:] for p in layer]
+        for p in {id(p): p for layer in tparams for p in layer}.values():
+            p.requires_grad_(any(p is q for q in trained))
+        opt = torch.optim.Adam([{"params": thead, "lr": a.lr}]
+                               + [{"params": trained, "lr": a.trunk_lr or a.lr}] * bool(trained))
+        sched = net.schedule(opt, steps, a.warmup)
+        step = value.train_step(value.model(tparams, skip, thead, frozen_end, trunk,
+                                            not a.freeze_trunk, a.bf16,
+                                            torch.compile if a.compile else None),
+                                opt, sched, a.score_weight)
+    else:
+        opt = torch.optim.Adam([p for layer in tparams for p in layer], lr=a.lr)
+        sched = net.schedule(opt, steps, a.warmup)
+        step = net.train_step(torch.compile(logits) if a.compile else logits, opt, sched,
+                              bf16=a.bf16)
     if a.resume:
+        import warnings
+        with warnings.catch_warnings():
+            # the schedule is wound on to the step the run reached, from the first
+            # rate: a cosine steps on from the rate it finds (the saved one, once loaded)
+            warnings.simplefilter("ignore")
+            for _ in range(done):
+                sched.step()
         try:
             opt.load_state_dict(torch.load(a.resume + ".opt"))
         except (OSError, RuntimeError, ValueError) as e:
             return refused(f"{a.resume}.opt: {e}")
-        import warnings
-        with warnings.catch_warnings():
-            # the schedule is wound on to the step the run reached
-            warnings.simplefilter("ignore")
-            for _ in range(done):
-                sched.step()
         print(f"{a.resume}: going on from step {done} of {steps}", flush=True)
 
     # scored as trained: bf16 and compiled give the float32 agreement within 0.1 (network.md)
     scorer = torch.compile(logits, dynamic=False) if a.compile else logits
+    if thead is not None:
+        # the policy and the value from one pass through the trunk
+        both = value.model(tparams, skip, thead, trunk, trunk, True, a.bf16,
+                           (lambda f: torch.compile(f, dynamic=False)) if a.compile else None)
+        means = np.nanmean(ltr[:, 1:], axis=0)
 
-    def agreement(xs=xte, tops=topte):
+    def agreement(xs=xte, tops=topte, ls=lte):
+        """Top-1 and top-5 agreement, the positions scored, and with a value
+        head and labels its value.Errors (else None)."""
         hits = top5 = n = 0
+        errors = None
+        if thead is not None and not np.isnan(ls[:, 1]).all():
+            errors = value.Errors(means)
         for i in range(0, len(xs), EVAL_BATCH):
-            p = policy(scorer, planes(xs[i:i + EVAL_BATCH], count), a.symmetries, a.bf16)
+            v = planes(xs[i:i + EVAL_BATCH], count)
+            if errors:
+                lb = ls[i:i + EVAL_BATCH]
+                with torch.no_grad():
+                    lg, out = both(torch.from_numpy(v), torch.from_numpy(np.nan_to_num(lb[:, 0])))
+                errors.add(out, lb[:, 1], lb[:, 2])
+            if errors and a.symmetries == 1:
+                p = torch.softmax(lg.float(), 1).numpy()
+            else:
+                p = policy(scorer, v, a.symmetries, a.bf16)
             want = tops[i:i + EVAL_BATCH]
             order = np.argsort(-p, axis=1, kind="stable")
             ok = want >= 0
             hits += int(np.sum((order[:, 0] == want) & ok))
             top5 += int(np.sum(np.any(order[:, :5] == want[:, None], axis=1) & ok))
             n += int(ok.sum())
-        return hits / max(n, 1), top5 / max(n, 1), n
+        return hits / max(n, 1), top5 / max(n, 1), n, errors
 
     def save(at):
         """The weights, and for a run not at its end where it stands."""
         unfinished = at < steps
         save_weights(a.out, net.from_torch(tparams), skip,
-                     {"done": at, "steps": steps, "options": options} if unfinished else None)
+                     {"done": at, "steps": steps, "options": options} if unfinished else None,
+                     head=value.from_torch(thead) if thead is not None else None)
         if unfinished:
             torch.save(opt.state_dict(), a.out + ".opt")
         elif os.path.exists(a.out + ".opt"):
@@ -465,7 +507,9 @@ def main(argv):
             # contiguous: a compiled step would compile again for each turn's strides
             v = kt.turn(torch.from_numpy(planes(xtr[idx], count)), symmetry).contiguous()
             tt = torch.from_numpy(ttr[idx].astype(np.float32)).reshape(-1, N, N)
-            total += step(v, kt.turn(tt, symmetry).reshape(-1, N * N))
+            tt = kt.turn(tt, symmetry).reshape(-1, N * N)
+            # the value labels do not turn with the board
+            total += step(v, tt, *torch.from_numpy(ltr[idx]).T) if a.value_head else step(v, tt)
             n_steps += 1
             if at == a.stop_at:
                 save(at)
@@ -479,29 +523,37 @@ def main(argv):
                       f"{total / n_steps:.3f}, weights saved", flush=True)
         if not n_steps:
             continue
-        top1, top5, n = agreement()
+        top1, top5, n, errors = agreement()
         print(f"epoch {epoch + 1}: loss {total / n_steps:.3f}, held out: "
               f"top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}, "
               f"{time.time() - t1:.0f} s", flush=True)
+        if errors:
+            print(f"epoch {epoch + 1}: held out: {errors.line()}", flush=True)
         if a.out:
             # kept after every epoch: a long run stopped midway loses one epoch at most
             save(at)
     if a.eval:
-        top1, top5, n = agreement()
+        top1, top5, n, errors = agreement()
         print(f"{a.eval}: held out: top-1 {100 * top1:.1f} %, top-5 {100 * top5:.1f} % of {n}")
+        if errors:
+            print(f"{a.eval}: held out: {errors.line()}")
         if a.by_source:
             # the kinds of positions differ: the bot meets its own games' more than self-play's
             for kind in sorted(set(sources)):
                 mine = sources == kind
-                top1, top5, n = agreement(xte[mine], topte[mine])
+                top1, top5, n, errors = agreement(xte[mine], topte[mine], lte[mine])
                 print(f"{a.eval}: held out, {kind}: top-1 {100 * top1:.1f} %, "
                       f"top-5 {100 * top5:.1f} % of {n}")
+                if errors:
+                    print(f"{a.eval}: held out, {kind}: {errors.line()}")
         if a.fit:
             # N positions of the training games: a gap means the net learns the games
             pick = np.random.default_rng(a.seed).permutation(len(xtr))[:a.fit]
-            top1, top5, n = agreement(xtr[pick], top[~held][pick])
+            top1, top5, n, errors = agreement(xtr[pick], top[~held][pick], ltr[pick])
             print(f"{a.eval}: training games: top-1 {100 * top1:.1f} %, "
                   f"top-5 {100 * top5:.1f} % of {n}")
+            if errors:
+                print(f"{a.eval}: training games: {errors.line()}")
     if a.out:
         if not a.epochs:
             # --eval with --out: the weights as read (a .net file into an .npz)
