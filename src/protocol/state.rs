@@ -458,15 +458,7 @@ impl Table {
     /// The komi, when the points are Tromp-Taylor areas: black's points are
     /// its area and white's are its area plus komi.
     fn read_komi(&mut self, seen: &Seen) {
-        let names = self.settings.names(seen.dialect);
-        let points = |name: &str| {
-            self.points
-                .iter()
-                .rev()
-                .find(|(p, _)| p == name)
-                .map(|&(_, v)| v)
-        };
-        let (Some(b), Some(w)) = (points(&names[0]), points(&names[1])) else {
+        let Some([b, w]) = self.shown_points(seen) else {
             return;
         };
         let Ok(board) = Board::from_cells(seen.width, seen.height, &seen.cells) else {
