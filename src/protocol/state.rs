@@ -276,11 +276,11 @@ impl Table {
             .filter(|&&(h, _)| h == hash)
             .map(|&(_, p)| p)
             .collect();
-        for p in game.board().points() {
-            let mv = Move::Play(p);
-            if game.is_legal(mv) && self.alts.iter().any(|a| !a.game.is_legal(mv)) {
-                avoid.push(p);
-            }
+        if !self.alts.is_empty() {
+            avoid.extend(game.board().points().filter(|&p| {
+                let mv = Move::Play(p);
+                game.is_legal(mv) && self.alts.iter().any(|a| !a.game.is_legal(mv))
+            }));
         }
         avoid
     }
