@@ -9,7 +9,7 @@
 //! optionally the teacher's top moves (SGF letters, or `-`) and anything.
 
 use super::ToolError;
-use crate::games::go::net::{Net, Path};
+use crate::games::go::net::{sensible_softmax, Net, Path};
 use crate::games::go::planes;
 
 /// What one path scored against float.
@@ -37,12 +37,12 @@ pub fn run(net: &Net, text: &str, limit: usize) -> Result<String, ToolError> {
             ToolError::input(format!("line {}: not the hex of 19x19 planes", k + 1))
         })?;
         let teacher = fields.next().and_then(teacher_top);
-        let float = policy(&planes, &net.logits_by(Path::Float, &planes, 19, 19));
+        let float = sensible_softmax(&planes, &net.logits_by(Path::Float, &planes, 19, 19));
         let top = argmax(&float);
         labelled += teacher.is_some() as u64;
         float_teacher += (teacher == Some(top)) as u64;
         for (&p, s) in paths.iter().zip(&mut scores) {
-            let int8 = policy(&planes, &net.logits_by(p, &planes, 19, 19));
+            let int8 = sensible_softmax(&planes, &net.logits_by(p, &planes, 19, 19));
             let tvd: f64 = float
                 .iter()
                 .zip(&int8)
@@ -96,20 +96,6 @@ fn teacher_top(field: &str) -> Option<usize> {
     let b = field.as_bytes();
     let (x, y) = (b.first()?.checked_sub(b'a')?, b.get(1)?.checked_sub(b'a')?);
     (x < 19 && y < 19).then_some(y as usize * 19 + x as usize)
-}
-
-/// The probabilities of the sensible points for `logits`.
-fn policy(planes: &[u8], logits: &[f32]) -> Vec<f32> {
-    let area = logits.len();
-    let sensible = &planes[planes::SENSIBLE * area..][..area];
-    let top = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
-    let e: Vec<f32> = logits
-        .iter()
-        .zip(sensible)
-        .map(|(&v, &s)| if s != 0 { (v - top).exp() } else { 0.0 })
-        .collect();
-    let total: f32 = e.iter().sum();
-    e.iter().map(|v| v / total.max(f32::MIN_POSITIVE)).collect()
 }
 
 fn argmax(p: &[f32]) -> usize {

@@ -424,6 +424,22 @@ impl Net {
     }
 }
 
+/// The probabilities of the sensible points of `planes` (a board of
+/// `logits.len()` points) for `logits`, dense, zero elsewhere: what
+/// [`Net::policy`] gives, for tools that compare paths point by point.
+pub fn sensible_softmax(planes: &[u8], logits: &[f32]) -> Vec<f32> {
+    let area = logits.len();
+    let sensible = &planes[planes::SENSIBLE * area..][..area];
+    let top = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+    let e: Vec<f32> = logits
+        .iter()
+        .zip(sensible)
+        .map(|(&v, &s)| if s != 0 { (v - top).exp() } else { 0.0 })
+        .collect();
+    let total: f32 = e.iter().sum();
+    e.iter().map(|v| v / total.max(f32::MIN_POSITIVE)).collect()
+}
+
 /// Where a board lies in the padded buffers: `c` values a cell, rows of
 /// `stride` cells, the board starting `pad` cells in.
 #[derive(Clone, Copy)]

@@ -63,21 +63,6 @@ fn every_int8_kernel_computes_the_reference_sums() {
     }
 }
 
-/// The probabilities of the sensible points of `planes` (`area` points)
-/// for `logits`, as [`Net::policy`] makes them.
-fn softmax(planes: &[u8], logits: &[f32]) -> Vec<f32> {
-    let area = logits.len();
-    let sensible = &planes[planes::SENSIBLE * area..][..area];
-    let top = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
-    let e: Vec<f32> = logits
-        .iter()
-        .zip(sensible)
-        .map(|(&v, &s)| if s != 0 { (v - top).exp() } else { 0.0 })
-        .collect();
-    let total: f32 = e.iter().sum();
-    e.iter().map(|v| v / total.max(f32::MIN_POSITIVE)).collect()
-}
-
 #[test]
 fn the_builtin_network_in_int8_agrees_with_float() {
     // the fastest path of each kind of codes (all kernels on them
@@ -93,7 +78,10 @@ fn the_builtin_network_in_int8_agrees_with_float() {
             let planes = planes::encode(&b);
             let float = net.logits_by(Path::Float, &planes, w, w);
             let int8 = net.logits_by(path, &planes, w, w);
-            let (pf, pi) = (softmax(&planes, &float), softmax(&planes, &int8));
+            let (pf, pi) = (
+                sensible_softmax(&planes, &float),
+                sensible_softmax(&planes, &int8),
+            );
             let tvd: f32 = pf.iter().zip(&pi).map(|(a, b)| (a - b).abs()).sum::<f32>() / 2.0;
             worst = worst.max(tvd);
             // the 8-bit top move is the float's, or all but as likely to it
