@@ -3,7 +3,8 @@
 //! a time with the toolchain cargo runs, so that no process holds the whole
 //! bot: the arena builds in `docker run -m 200M`. src/main.rs then links
 //! them as `extern crate`s. A plan line: name, edition, file, then
-//! `feature=F` and `extern=CRATE` words.
+//! `feature=F` and `extern=CRATE` words. It also hands src/main.rs the
+//! commit of BUILD-INFO.txt as `TENGEN_COMMIT` (the zip has no git).
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -18,6 +19,12 @@ fn main() {
     }
     // `extern crate` finds the crates (and theirs) in this folder
     println!("cargo:rustc-link-search={}", out.display());
+    println!("cargo:rerun-if-changed=BUILD-INFO.txt");
+    let info = std::fs::read_to_string("BUILD-INFO.txt").unwrap_or_default();
+    let commit = info.lines().find_map(|l| l.strip_prefix("commit:"));
+    if let Some(c) = commit.map(str::trim).filter(|c| !c.is_empty()) {
+        println!("cargo:rustc-env=TENGEN_COMMIT={c}");
+    }
 }
 
 /// One crate as cargo would build it for the profile cargo runs this

@@ -132,7 +132,7 @@ impl Engine {
         match command {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("tengen".into()),
-            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "version" => Ok(super::version()),
             "known_command" => Ok(args
                 .first()
                 .is_some_and(|c| COMMANDS.contains(c))

@@ -27,6 +27,24 @@ pub mod worker;
 
 use crate::games::go::Config;
 
+/// The commit tengen was built from (build.rs; the arena zip's from its
+/// BUILD-INFO.txt), or "unknown" when it was built without git.
+pub fn commit() -> &'static str {
+    option_env!("TENGEN_COMMIT").unwrap_or("unknown")
+}
+
+/// tengen's version and commit, e.g. `0.1.0 (a5651ca)`: GTP's `version`.
+pub fn version() -> String {
+    format!("{} ({})", env!("CARGO_PKG_VERSION"), commit())
+}
+
+/// The first line an arena bot writes on stderr: which build plays (the
+/// local arena records it with each game). Not a diagnostic, so not left
+/// to the log level.
+fn banner(player: &str) {
+    eprintln!("tengen {} {player}", version());
+}
+
 /// The arena bot as `tengen` runs it without arguments: the default
 /// search, seeded by the local arena when it runs us. Returns the process
 /// exit code.
@@ -47,12 +65,14 @@ pub fn arena_seed() -> Option<u64> {
 /// The arena bot on stdin/stdout, its search set up by `config`. Returns
 /// the process exit code.
 pub fn run_bot(config: Config) -> i32 {
+    banner("arena bot");
     bot::run_with(bot::Bot::with_thinker(thinker::Thinker::new(config)))
 }
 
 /// The arena bot with a uniformly random player instead of the search, as
 /// a sparring partner. Returns the process exit code.
 pub fn run_random_bot(seed: u64) -> i32 {
+    banner("random bot");
     let make: thinker::Maker = std::sync::Arc::new(move || {
         Box::new(random::RandomPlayer::new(seed)) as Box<dyn thinker::Think>
     });
