@@ -31,7 +31,13 @@ fn random_against_greedy() {
         out.display()
     );
     let games = fs::read_to_string(out.join("games.jsonl")).unwrap();
-    let lines: Vec<&str> = games.lines().collect();
+    let mut lines: Vec<&str> = games.lines().collect();
+    let facts = lines.remove(0);
+    assert!(
+        facts.starts_with("{\"match\":{\"game\":\"atari-go\",")
+            && facts.contains("\"tengen_commit\":"),
+        "{facts}"
+    );
     assert_eq!(lines.len(), 2, "{games}");
     for line in &lines {
         // both bots answer legal moves in time: every game is played out

@@ -20,8 +20,9 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Runs a match of `games` between `tengen clobber` with options `a` and
-/// with `b`, named `names`, into `out`; returns its games.jsonl lines and
-/// checks that summary.txt is what was printed.
+/// with `b`, named `names`, into `out`; returns its games' lines of
+/// games.jsonl (after the match's line) and checks that summary.txt is what
+/// was printed.
 fn play(out: &Path, games: &str, a: &str, b: &str, names: [&str; 2]) -> (Vec<String>, String) {
     let run = Command::new(TENGEN)
         .args([
@@ -46,7 +47,13 @@ fn play(out: &Path, games: &str, a: &str, b: &str, names: [&str; 2]) -> (Vec<Str
     let games = fs::read_to_string(out.join("games.jsonl")).unwrap();
     let summary = fs::read_to_string(out.join("summary.txt")).unwrap();
     assert_eq!(summary, stdout);
-    (games.lines().map(str::to_string).collect(), summary)
+    let mut lines = games.lines();
+    let facts = lines.next().unwrap_or_default();
+    assert!(
+        facts.starts_with("{\"match\":{\"game\":\"clobber\",\"command\":["),
+        "{facts}"
+    );
+    (lines.map(str::to_string).collect(), summary)
 }
 
 /// Both bots answered legal moves in time: the game was played out.

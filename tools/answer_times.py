@@ -41,7 +41,11 @@ def main():
     games = 0
     with open(jsonl) as f:
         for line in f:
+            if not line.strip():
+                continue
             g = json.loads(line)
+            if "match" in g:  # the match's facts, not a game
+                continue
             if a.name == g["black"]:
                 colour = "B"
             elif a.name == g["white"]:

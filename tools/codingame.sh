@@ -101,7 +101,7 @@ for GAME in atari-go clobber; do
         >"$TMP/proof-$GAME.txt" 2>&1 || { cat "$TMP/proof-$GAME.txt" >&2; die "the arena failed for $GAME"; }
     python3 - "$TMP/proof-$GAME/games.jsonl" <<'PY' || { cat "$TMP/proof-$GAME.txt" >&2; die "$GAME.rs failed its match (above)"; }
 import json, sys
-games = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+games = [g for g in (json.loads(l) for l in open(sys.argv[1]) if l.strip()) if "match" not in g]
 lost = lambda g, why: g.get("reason") == why and g.get("winner_player") != "A"
 broken = [g for g in games if lost(g, "illegal") or lost(g, "crash")]
 late = [g for g in games if lost(g, "timeout")]

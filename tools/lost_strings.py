@@ -167,6 +167,8 @@ def read_games(folder):
             continue
         try:
             g = json.loads(line)
+            if "match" in g:  # the match's facts, not a game
+                continue
             g["game"], g["black"], g["white"] = int(g["game"]), g["black"], g["white"]
         except (ValueError, KeyError, TypeError) as e:
             if n == len(lines):  # no newline yet: the arena is still writing it

@@ -454,9 +454,10 @@ if ! (cd "$PROOF/run" && "$TENGEN" arena --games 1 --jobs 1 --seed 59 "${CLOCK[@
     sed 's/^/  /' "$PROOF/game.txt" >&2
     die "the arena could not play the game"
 fi
-python3 - "$PROOF/game/games.jsonl" <<'PY' || { sed 's/^/  /' "$PROOF/game.txt" >&2; die "the game shows a fault of the bot (above)"; }
+python3 - "$PROOF/game/games.jsonl" "$COMMIT$DIRTY" <<'PY' || { sed 's/^/  /' "$PROOF/game.txt" >&2; die "the game shows a fault of the bot (above)"; }
 import json, sys
-games = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+games = [g for g in lines if "match" not in g]  # after the match's facts
 if len(games) != 1:
     sys.exit(f"  {len(games)} games recorded, not 1")
 g = games[0]
@@ -467,6 +468,11 @@ if mine["timeouts"] or mine["illegal"]:
     sys.exit(f"  the bot had {mine['timeouts']} timeouts and {mine['illegal']} illegal moves")
 if g.get("winner_player") != "A":
     sys.exit("  the bot did not beat the random player")
+# the zip's build.rs handed the bot BUILD-INFO.txt's commit: its banner says it
+says = (g.get("engines", {}).get("A") or {}).get("stderr") or ""
+print(f"  the bot's first line on stderr: {says}")
+if f"({sys.argv[2]})" not in says:
+    sys.exit(f"  the bot does not name its commit {sys.argv[2]}")
 PY
 say "proof: game over in $((SECONDS - T_GAME)) s"
 ((MEMORY)) && say "proof: bot $(cat "$PROOF/bot-memory.txt")"

@@ -89,6 +89,8 @@ def read(folder, name):
                 continue
             try:
                 g = json.loads(line)
+                if "match" in g:  # the match's facts, not a game
+                    continue
                 black, white = g["black"], g["white"]
                 winner = g.get("winner")
             except (ValueError, KeyError, TypeError) as e:

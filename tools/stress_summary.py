@@ -56,6 +56,8 @@ def main():
                 if not line.strip():
                     continue
                 g = json.loads(line)
+                if "match" in g:  # the match's facts, not a game
+                    continue
                 games += 1
                 side = "black" if g.get("black_player") == "A" else "white"
                 s = g.get(side + "_stats") or {}

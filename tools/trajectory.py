@@ -171,6 +171,8 @@ def main():
                     continue
                 try:
                     g = json.loads(line)
+                    if "match" in g:  # the match's facts, not a game
+                        continue
                     num = int(g["game"])
                 except (ValueError, KeyError, TypeError) as e:
                     bad_input(f"{jsonl}:{n}: not a game record ({e})")

@@ -1,9 +1,11 @@
 //! A player speaking the arena protocol on stdin/stdout, as a bot uploaded
 //! to the arena does.
 
+use super::facts::{self, Engine};
 use super::player::{Player, Reply, Seat, Turn};
 use super::process::{Process, Wait};
 use super::sys::Stop;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// A bot speaking the arena protocol on stdin/stdout.
@@ -12,6 +14,8 @@ pub struct ArenaBot {
     stop: Stop,
     /// Lines dropped as stale, reported with the next answer.
     stale: Vec<String>,
+    /// Its stderr log, whose first line says what it is.
+    log: PathBuf,
 }
 
 impl ArenaBot {
@@ -21,6 +25,7 @@ impl ArenaBot {
             process,
             stop,
             stale: Vec::new(),
+            log: seat.log.to_path_buf(),
         };
         for line in seat.settings {
             // A bot that dies during the settings is caught at its first turn.
@@ -81,5 +86,12 @@ impl Player for ArenaBot {
 
     fn reap(&mut self, until: Instant) {
         self.process.reap(until);
+    }
+
+    fn engine(&self) -> Engine {
+        Engine {
+            gtp: None,
+            stderr: facts::first_line(&self.log),
+        }
     }
 }

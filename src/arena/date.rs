@@ -34,6 +34,12 @@ pub fn stamp(t: SystemTime) -> String {
     format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
 }
 
+/// `2024-05-31T14:25:01Z`, for records.
+pub fn iso(t: SystemTime) -> String {
+    let (y, mo, d, h, mi, s) = utc(t);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,6 +50,7 @@ mod tests {
         assert_eq!(stamp(UNIX_EPOCH), "19700101-000000");
         let t = UNIX_EPOCH + Duration::from_secs(951_782_400 + 3_723); // 2000-02-29
         assert_eq!(stamp(t), "20000229-010203");
+        assert_eq!(iso(t), "2000-02-29T01:02:03Z");
         let t = UNIX_EPOCH + Duration::from_secs(1_735_689_599); // 2024-12-31 23:59:59
         assert_eq!(date(t), "2024-12-31");
     }

@@ -1,9 +1,11 @@
 //! The GTP adapter: drives a GTP engine (GNU Go, ...) as an arena player.
+//! It asks the engine's `name` and `version` first, for the records.
 //! The engine keeps its own board: before each `genmove` it is sent the
 //! moves it has not seen (`play B D4`, `play W pass`); if the game went
 //! differently from what it believes (its move was refused and counted as a
 //! pass), it is reset with `clear_board` and the whole game is replayed.
 
+use super::facts::{self, Engine};
 use super::player::{Player, Reply, Seat, Turn};
 use super::process::{Process, Wait};
 use super::sys::Stop;
@@ -21,6 +23,9 @@ pub struct GtpBot {
     pending: bool,
     clock: bool,
     hang: Duration,
+    /// Its answers to `name` and `version`.
+    name: Option<String>,
+    version: Option<String>,
 }
 
 /// Why a GTP command failed.
@@ -43,7 +48,12 @@ impl GtpBot {
             pending: false,
             clock: seat.spec.clock,
             hang: seat.hang,
+            name: None,
+            version: None,
         };
+        // what it is, for the records; an engine may refuse to say
+        bot.name = bot.optional("name")?;
+        bot.version = bot.optional("version")?;
         let setup = [
             format!("boardsize {}", seat.size),
             "clear_board".to_string(),
@@ -59,6 +69,15 @@ impl GtpBot {
             let _ = bot.command(&format!("time_settings {secs} 0 0"));
         }
         Ok(bot)
+    }
+
+    /// The answer to a command the engine may refuse (`None`), shortened.
+    fn optional(&mut self, cmd: &str) -> Result<Option<String>, String> {
+        match self.command(cmd) {
+            Ok((_, text)) => Ok(Some(facts::short(&text))),
+            Err(Fail::Refused(_)) => Ok(None),
+            Err(f) => Err(describe(cmd, f)),
+        }
     }
 
     /// Sends a command and returns the answer's text and when it came.
@@ -207,5 +226,12 @@ impl Player for GtpBot {
 
     fn reap(&mut self, until: Instant) {
         self.process.reap(until);
+    }
+
+    fn engine(&self) -> Engine {
+        Engine {
+            gtp: Some((self.name.clone(), self.version.clone())),
+            stderr: None,
+        }
     }
 }

@@ -26,6 +26,15 @@ pub fn string(s: &str) -> String {
     out
 }
 
+/// A JSON object of keys and values already written as JSON.
+pub fn object(fields: &[(&str, String)]) -> String {
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", string(k)))
+        .collect();
+    format!("{{{}}}", body.join(","))
+}
+
 /// A number, or `null` for none or a non-finite value. (f32's own
 /// formatting, so komi 6.1 stays `6.1`.)
 fn num(v: Option<f32>) -> String {
@@ -33,6 +42,11 @@ fn num(v: Option<f32>) -> String {
         Some(x) if x.is_finite() => format!("{x}"),
         _ => "null".to_string(),
     }
+}
+
+/// A finite number (komi), as [`num`] writes it.
+pub fn number(v: f32) -> String {
+    num(Some(v))
 }
 
 fn int(v: Option<u64>) -> String {
@@ -68,6 +82,11 @@ pub fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2]) 
         None => "null".to_string(),
     };
     let logs = [0, 1].map(|p| string(&log_name(rec.index, players[p].label)));
+    // player p's engine: the one in the seat p had
+    let engine = |p: usize| {
+        let c = if rec.seats[0] == p { 0 } else { 1 };
+        rec.engines[c].json()
+    };
     let fields = [
         ("game", (rec.index + 1).to_string()),
         ("seed", rec.seed.to_string()),
@@ -94,12 +113,9 @@ pub fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2]) 
         ("white_stats", side(&rec.sides[1])),
         ("sgf", string(&sgf::file_name(rec.index))),
         ("logs", format!("{{\"A\":{},\"B\":{}}}", logs[0], logs[1])),
+        ("engines", object(&[("A", engine(0)), ("B", engine(1))])),
     ];
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", string(k)))
-        .collect();
-    format!("{{{}}}", body.join(","))
+    object(&fields)
 }
 
 #[cfg(test)]

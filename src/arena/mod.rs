@@ -9,7 +9,8 @@
 //! - `player`: players as the referee sees them; `arena_bot`: one that
 //!   speaks the arena protocol, `gtp_player`: the GTP adapter; `process`:
 //!   a bot process and its I/O.
-//! - `sgf`, `json`, `stats`: the outputs; `spec`: player command lines;
+//! - `sgf`, `json`, `stats`: the outputs; `facts`: what makes a match's
+//!   records checkable (games.jsonl's first line); `spec`: player command lines;
 //!   `sys`: Ctrl-C and process-group kills; `date`: UTC dates; `start`:
 //!   games begun from the positions of an earlier match.
 //! - `codingame`: the referee and match of CodinGame-style games
@@ -18,6 +19,7 @@
 mod arena_bot;
 pub mod codingame;
 pub mod date;
+mod facts;
 mod gtp_player;
 mod json;
 mod player;
@@ -43,6 +45,8 @@ use std::path::PathBuf;
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The arena's command line, for the records (empty: not known).
+    pub command: Vec<String>,
     pub players: [PlayerSpec; 2],
     pub games: usize,
     pub jobs: usize,

@@ -1,6 +1,7 @@
 //! The referee's view of a player: something asked for a move each turn.
 //! `arena_bot.rs` speaks the arena protocol, `gtp_player.rs` GTP.
 
+use super::facts::Engine;
 use super::spec::PlayerSpec;
 use crate::go::{Color, Game};
 use std::path::Path;
@@ -44,6 +45,8 @@ pub trait Player {
     fn finish(&mut self);
     /// Waits until `until` for the bot to exit, then kills it.
     fn reap(&mut self, until: Instant);
+    /// What the engine said of itself (asked once the game is over).
+    fn engine(&self) -> Engine;
 }
 
 /// What a player needs to know to be started for one game.

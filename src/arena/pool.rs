@@ -4,32 +4,44 @@
 //! lost), Ctrl-C, and how the match ended. The Go arena (`tourney`) and the
 //! CodinGame referee (`codingame`) both run on it.
 
+use super::facts;
 use super::sys::{self, Stop};
 use super::Failure;
 use std::fs::{self, File, OpenOptions};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
-/// Makes `out` and opens its games.jsonl for appending; refuses a folder
-/// that holds an earlier match.
-pub fn open_results(out: &Path) -> Result<File, Failure> {
+/// Makes `out`, starts its games.jsonl with the match's line (`facts`) and
+/// keeps it open for appending; refuses a folder that holds an earlier
+/// match's games (one that ended before its first game is replaced).
+pub fn open_results(out: &Path, match_line: &str) -> Result<File, Failure> {
     fs::create_dir_all(out)
         .map_err(|e| Failure::Io(format!("cannot create {}: {e}", out.display())))?;
     let jsonl_path = out.join("games.jsonl");
-    if fs::metadata(&jsonl_path).is_ok_and(|m| m.len() > 0) {
-        return Err(Failure::Taken(format!(
-            "{} already exists: choose another --out",
-            jsonl_path.display()
-        )));
+    let io = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", jsonl_path.display()));
+    if let Ok(old) = fs::read(&jsonl_path) {
+        let old = String::from_utf8_lossy(&old);
+        let game = |l: &&str| !l.trim().is_empty() && !facts::is_match_line(l);
+        if old.lines().any(|l| game(&l)) {
+            return Err(Failure::Taken(format!(
+                "{} already holds games: choose another --out",
+                jsonl_path.display()
+            )));
+        }
     }
-    OpenOptions::new()
+    let mut file = OpenOptions::new()
         .create(true)
-        .append(true)
+        .write(true)
+        .truncate(true)
         .open(&jsonl_path)
-        .map_err(|e| Failure::Io(format!("cannot open {}: {e}", jsonl_path.display())))
+        .map_err(io)?;
+    writeln!(file, "{match_line}")
+        .and_then(|()| file.flush())
+        .map_err(io)?;
+    Ok(file)
 }
 
 /// Plays games `0..games`, `jobs` at once: `play(i, stop)` on a worker
@@ -106,4 +118,29 @@ pub fn ending(fatal: Option<String>, finished: usize) -> Result<(), Failure> {
         return Err(Failure::Interrupted(finished));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_match_line_comes_first_and_games_are_never_overwritten() {
+        let out = std::env::temp_dir().join(format!("tengen-pool-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&out);
+        let jsonl = out.join("games.jsonl");
+        let first = r#"{"match":{"game":"go"}}"#;
+        drop(open_results(&out, first).unwrap());
+        assert_eq!(fs::read_to_string(&jsonl).unwrap(), format!("{first}\n"));
+        // a match that ended before its first game leaves nothing to keep
+        let second = r#"{"match":{"game":"clobber"}}"#;
+        let mut f = open_results(&out, second).unwrap();
+        writeln!(f, r#"{{"game":1}}"#).unwrap();
+        drop(f);
+        let text = fs::read_to_string(&jsonl).unwrap();
+        assert_eq!(text, format!("{second}\n{{\"game\":1}}\n"));
+        assert!(matches!(open_results(&out, first), Err(Failure::Taken(_))));
+        assert_eq!(fs::read_to_string(&jsonl).unwrap(), text);
+        let _ = fs::remove_dir_all(&out);
+    }
 }

@@ -2,6 +2,7 @@
 //! ended, and each side's clock and fault counts. SGF and JSON are written
 //! from it; the match summary adds it up.
 
+use super::facts::Engine;
 use crate::go::Color;
 
 /// Why a game ended.
@@ -127,6 +128,8 @@ pub struct GameRecord {
     pub area: Option<(u32, u32)>,
     /// Stats of black and white.
     pub sides: [SideStats; 2],
+    /// What black's and white's engines said of themselves.
+    pub engines: [Engine; 2],
 }
 
 impl GameRecord {

@@ -133,6 +133,7 @@ pub fn play(cfg: &GameConfig, job: &GameJob, stop: &Stop) -> Result<Option<GameR
     for b in &mut referee.bots {
         b.reap(until);
     }
+    // asked after the game: a bot's log is complete once it is gone
     Ok(end.map(|(reason, loser, detail)| referee.record(job, seats, reason, loser, detail)))
 }
 
@@ -381,6 +382,7 @@ impl Referee<'_> {
             margin,
             area,
             sides,
+            engines: [0, 1].map(|c| self.bots[c].engine()),
         }
     }
 }

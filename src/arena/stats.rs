@@ -235,6 +235,7 @@ mod tests {
             margin: None,
             area: None,
             sides: Default::default(),
+            engines: Default::default(),
         }
     }
 

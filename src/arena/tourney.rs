@@ -1,8 +1,9 @@
 //! The Go match: games run K at once (the machinery in `pool`); the main
-//! thread writes each finished game at once (SGF, one line appended to
-//! games.jsonl) so no result is lost, keeps the running score, and prints
-//! the summary.
+//! thread writes the match's facts first (`facts`), then each finished
+//! game at once (SGF, one line appended to games.jsonl) so no result is
+//! lost, keeps the running score, and prints the summary.
 
+use super::facts::{self, Match};
 use super::record::GameRecord;
 use super::referee::{self, GameJob};
 use super::start::Start;
@@ -34,7 +35,8 @@ pub enum Failure {
 /// errors still print the summary of the games that finished.
 pub fn run(cfg: &Config) -> Result<(), Failure> {
     let out = &cfg.out;
-    let mut jsonl = pool::open_results(out)?;
+    let started = date::iso(SystemTime::now());
+    let mut jsonl = pool::open_results(out, &facts::match_line(&facts(cfg), &started))?;
     let names = cfg.players.clone().map(|p| p.name);
     let mut summary = Summary::new(names);
     let play = |i: usize, stop: &Stop| {
@@ -63,6 +65,40 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     print!("{text}");
     let _ = fs::write(out.join("summary.txt"), &text);
     pool::ending(fatal, summary.games)
+}
+
+/// What every game of the match shares, for games.jsonl's first line.
+fn facts(cfg: &Config) -> Match<'_> {
+    let g = &cfg.game;
+    let opt = |v: Option<u32>| v.map_or_else(|| "null".to_string(), |r| r.to_string());
+    let clock = |p: usize| cfg.players[p].clock.to_string();
+    let settings = vec![
+        ("size", g.size.to_string()),
+        ("komi", json::number(g.komi)),
+        ("max_rounds", g.max_rounds.to_string()),
+        ("stop_after", opt(g.stop_after)),
+        ("bank_ms", g.bank_ms.to_string()),
+        ("per_move_ms", g.per_move_ms.to_string()),
+        ("dialect", json::string(&g.dialect.to_string())),
+        ("rules", json::string(&g.rules.to_string())),
+        (
+            "illegal",
+            json::string(if g.illegal_pass { "pass" } else { "lose" }),
+        ),
+        ("timeouts", g.max_timeouts.to_string()),
+        ("hang_ms", g.hang_ms.to_string()),
+        ("clock", json::object(&[("A", clock(0)), ("B", clock(1))])),
+    ];
+    Match {
+        game: "go",
+        command: &cfg.command,
+        players: &cfg.players,
+        games: cfg.games,
+        jobs: cfg.jobs,
+        seed: cfg.seed,
+        out: &cfg.out,
+        settings,
+    }
 }
 
 fn header(cfg: &Config, summary: &Summary) -> String {

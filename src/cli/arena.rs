@@ -112,9 +112,14 @@ Game (go only):
                      calls the board full once no empty point has an empty
                      neighbour; 1.0.2 once no empty point is left
 
-Output, in DIR: game-NNNN.sgf per game (answer times in comments), one JSON
-line per finished game appended to games.jsonl as it ends, the bots' logs,
-and summary.txt. The summary (wins, score with a 95 % Wilson interval, Elo
+Output, in DIR: game-NNNN.sgf per game (answer times in comments),
+games.jsonl, the bots' logs, and summary.txt. games.jsonl's first line is
+the match's, {\"match\":{...}}: this command line, the folder it ran in, the
+cores it could use (taskset limits them), the start time, tengen's version
+and commit, each player's command line, and the settings of every game;
+then one line per finished game, appended as it ends, which adds what each
+engine said of itself (a GTP engine's `name` and `version`, an arena bot's
+first line on stderr: tengen's names its version and commit). The summary (wins, score with a 95 % Wilson interval, Elo
 difference with its 95 % error, average length, timeouts, illegal moves) is
 printed on stdout; a progress line goes to stderr when it is a terminal.
 Ctrl-C stops: no new game starts, games in progress are dropped and their
@@ -133,7 +138,8 @@ first turn and after a pass), `myScore opponentScore` (stones captured)
 and the rows of the board, top to bottom, of B, W and `.`. It answers `x y`
 (column, row, from 0) or PASS. A late answer, an unreadable or illegal one
 (off the board, occupied, suicide, ko), a crash or end of output loses the
-game at once. DIR gets games.jsonl (per game: players, winner, the reason
+game at once. DIR gets games.jsonl (the match's line first, as above; then
+per game: players, winner, the reason
 end, timeout, illegal or crash and who faulted, captures and stones, the
 moves, the answer times), the bots' logs and summary.txt (wins, score of A
 with a 95 % Wilson interval, faults by kind, slowest answers), also
@@ -214,10 +220,15 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
                     "{f} is an option of --game atari-go and clobber, not of Go"
                 )));
             }
-            let cfg = parse(args)?.expect("--help was handled");
+            let mut cfg = parse(args)?.expect("--help was handled");
+            cfg.command = std::env::args().collect();
             arena::run(&cfg)
         }
-        Some(kind) => codingame::run(&parse_codingame(args, kind)?),
+        Some(kind) => {
+            let mut cfg = parse_codingame(args, kind)?;
+            cfg.command = std::env::args().collect();
+            codingame::run(&cfg)
+        }
     };
     result.map_err(|e| match e {
         Failure::Io(m) => ToolError::input(m),
@@ -260,6 +271,7 @@ pub fn parse_codingame(mut args: Vec<String>, kind: Kind) -> Result<codingame::C
     }
     Ok(codingame::Config {
         kind,
+        command: Vec::new(),
         players,
         games: common.games,
         jobs: common.jobs.min(common.games),
@@ -458,6 +470,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
         }
     }
     Ok(Some(Config {
+        command: Vec::new(),
         players,
         games: common.games,
         jobs: common.jobs.min(common.games),

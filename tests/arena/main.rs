@@ -90,7 +90,8 @@ fn opts<'a>(options: &'a str, players: &[&'a str]) -> Vec<&'a str> {
         .collect()
 }
 
-/// Runs a match that must succeed; returns its JSON lines.
+/// Runs a match that must succeed; returns its games' JSON lines (the
+/// match's own line, first, is checked and left out).
 fn games(dir: &Path, args: &[&str]) -> Vec<String> {
     let out = arena(dir, args);
     assert!(
@@ -99,8 +100,25 @@ fn games(dir: &Path, args: &[&str]) -> Vec<String> {
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
     );
-    let text = fs::read_to_string(dir.join("out/games.jsonl")).unwrap();
-    text.lines().map(str::to_string).collect()
+    game_lines(&dir.join("out"))
+}
+
+/// The games' lines of the games.jsonl in `out`, after the match's line.
+fn game_lines(out: &Path) -> Vec<String> {
+    let text = read(out.join("games.jsonl"));
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    assert!(first.starts_with("{\"match\":{"), "{text}");
+    lines.map(str::to_string).collect()
+}
+
+/// The match's line of the games.jsonl in `out`.
+fn match_line(out: &Path) -> String {
+    read(out.join("games.jsonl"))
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The raw JSON value of `key` in a flat-enough JSON line (strings

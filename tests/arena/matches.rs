@@ -29,10 +29,29 @@ fn gtp_adapter_plays_against_an_arena_bot() {
     let sgf = read(dir.join("out/game-0001.sgf"));
     assert!(sgf.contains(";W[ea]") && sgf.contains(";W[eb]"), "{sgf}");
     let seen = read(&log);
-    let expected =
-        "boardsize 5\nclear_board\nkomi 7.5\nplay B A5\ngenmove w\nplay B B5\ngenmove w\n\
-        play B pass\ngenmove w\nquit\n";
+    let expected = "name\nversion\nboardsize 5\nclear_board\nkomi 7.5\nplay B A5\ngenmove w\n\
+        play B B5\ngenmove w\nplay B pass\ngenmove w\nquit\n";
     assert_eq!(seen, expected);
+    // the records say what the engines are (the GTP engine's `name` and
+    // `version`, the arena bot's first line on stderr) and how the match ran
+    assert_eq!(
+        field(&g[0], "engines"),
+        r#"{"A":{"stderr":"answered place_move 0 0"},"B":{"name":"scripted","version":"1.2"}}"#
+    );
+    let facts = match_line(&dir.join("out"));
+    for part in [
+        format!(r#"{{"match":{{"game":"go","command":["{TENGEN}","arena","--size","5","#),
+        format!(
+            r#""B":{{"name":"gtp.py","command":["python3","{}","#,
+            bots_dir().join("gtp.py").display()
+        ),
+        r#""gtp":true}"#.to_string(),
+        r#""tengen_version":"0.1.0","tengen_commit":""#.to_string(),
+        r#""bank_ms":300,"per_move_ms":100,"#.to_string(),
+        r#""clock":{"A":true,"B":false}"#.to_string(),
+    ] {
+        assert!(facts.contains(&part), "{part} not in {facts}");
+    }
 
     // A clocked engine is held to the bank: its first move is late but
     // comes within the second request; its second is late twice.
@@ -75,10 +94,7 @@ fn a_match_alternates_colours_and_sums_up() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut g: Vec<String> = read(dir.join("out/games.jsonl"))
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let mut g = game_lines(&dir.join("out"));
     g.sort_by_key(|l| field(l, "game").parse::<u32>().unwrap());
     assert_eq!(g.len(), 4);
     for (i, line) in g.iter().enumerate() {
@@ -134,8 +150,7 @@ fn games_begin_from_recorded_positions() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let lines = read(second.join("games.jsonl"));
-    let mut g: Vec<&str> = lines.lines().collect();
+    let mut g = game_lines(&second);
     g.sort_by_key(|l| field(l, "game").parse::<u32>().unwrap());
     assert_eq!(g.len(), 2);
     for (i, line) in g.iter().enumerate() {
@@ -295,7 +310,8 @@ fn ctrl_c_prints_the_summary_so_far() {
         .unwrap();
     let jsonl = out.join("games.jsonl");
     let start = Instant::now();
-    while fs::read_to_string(&jsonl).map_or(true, |t| t.is_empty()) {
+    // the match's line, then game 1's
+    while fs::read_to_string(&jsonl).map_or(true, |t| t.lines().count() < 2) {
         assert!(
             start.elapsed() < Duration::from_secs(20),
             "game 1 never finished"
@@ -313,7 +329,7 @@ fn ctrl_c_prints_the_summary_so_far() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("1 of 3 games"), "{stdout}");
     assert!(start.elapsed() < Duration::from_secs(20));
-    assert_eq!(read(&jsonl).lines().count(), 1);
+    assert_eq!(read(&jsonl).lines().count(), 2);
 }
 
 /// Two tengen bots on 9x9 on a real clock: no timeout, no illegal move. The
@@ -345,6 +361,13 @@ fn tengen_plays_tengen() {
             "{s}"
         );
     }
+    // each bot's first line on stderr names its build
+    let engines = field(&g[0], "engines");
+    assert!(
+        engines.starts_with(r#"{"A":{"stderr":"tengen 0.1.0 ("#)
+            && engines.contains(r#") arena bot"},"B":{"stderr":"tengen 0.1.0 ("#),
+        "{engines}"
+    );
     let moves: usize = field(&g[0], "moves").parse().unwrap();
     let sgf = read(dir.join("out/game-0001.sgf"));
     assert!(sgf.starts_with("(;GM[1]FF[4]") && sgf.trim_end().ends_with(')'));

@@ -46,6 +46,8 @@ def main():
             answer = "= 2"
         elif name == "name":
             answer = "= scripted"
+        elif name == "version":
+            answer = "= 1.2"
         elif name == "list_commands":
             answer = "= " + "\n".join(known)
         elif name in known:

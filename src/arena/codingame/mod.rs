@@ -8,7 +8,8 @@
 //!   known; `atari_go`: Atari Go's; `clobber`: Clobber's.
 //! - `referee`: one game; `summary`: the JSON line and the summary.
 //! - here: the match, on the arena's `pool` (games run `jobs` at once,
-//!   each finished game written at once so none is lost).
+//!   each finished game written at once so none is lost), its games.jsonl
+//!   begun with the match's line (`facts`).
 
 mod atari_go;
 mod clobber;
@@ -20,10 +21,11 @@ mod tests;
 
 pub use game::{Kind, Refereed};
 
-use super::pool;
+use super::facts::{self, Match};
 use super::spec::PlayerSpec;
 use super::sys::Stop;
 use super::Failure;
+use super::{date, pool};
 use referee::{Record, Table};
 use std::fs::{self, File};
 use std::io::Write;
@@ -35,6 +37,8 @@ use summary::Summary;
 #[derive(Clone, Debug)]
 pub struct Config {
     pub kind: Kind,
+    /// The arena's command line, for the records (empty: not known).
+    pub command: Vec<String>,
     /// Players A and B: plain command lines (no `gtp:`).
     pub players: [PlayerSpec; 2],
     pub games: usize,
@@ -60,7 +64,21 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
         )));
     }
     let out = &cfg.out;
-    let mut jsonl = pool::open_results(out)?;
+    let facts = Match {
+        game: cfg.kind.name(),
+        command: &cfg.command,
+        players: &cfg.players,
+        games: cfg.games,
+        jobs: cfg.jobs,
+        seed: cfg.seed,
+        out,
+        settings: vec![
+            ("first_ms", cfg.first_ms.to_string()),
+            ("turn_ms", cfg.turn_ms.to_string()),
+        ],
+    };
+    let started = date::iso(std::time::SystemTime::now());
+    let mut jsonl = pool::open_results(out, &facts::match_line(&facts, &started))?;
     let names = cfg.players.clone().map(|p| p.name);
     let mut summary = Summary::new(names, cfg.kind.seat_names());
     let table = Table {

@@ -302,6 +302,9 @@ fn a_match_writes_its_games_and_summary() {
     // A plays one stone and passes: it wins both games on stones played
     let cfg = Config {
         kind: Kind::AtariGo,
+        command: ["tengen", "arena", "--game", "atari-go"]
+            .map(String::from)
+            .to_vec(),
         players: [dir.bot('A', &["4 4"]), dir.bot('B', &[])],
         games: 2,
         jobs: 2,
@@ -313,6 +316,15 @@ fn a_match_writes_its_games_and_summary() {
     run(&cfg).unwrap();
     let games = fs::read_to_string(out.join("games.jsonl")).unwrap();
     let mut lines: Vec<&str> = games.lines().collect();
+    // the match's line first, then the games
+    let facts = lines.remove(0);
+    for part in [
+        "{\"match\":{\"game\":\"atari-go\",\"command\":[\"tengen\",\"arena\",\"--game\",\"atari-go\"],",
+        "\"seed\":100,",
+        "\"settings\":{\"first_ms\":20000,\"turn_ms\":20000}",
+    ] {
+        assert!(facts.contains(part), "{part} not in {facts}");
+    }
     lines.sort_by_key(|l| l.starts_with("{\"game\":2,"));
     assert_eq!(lines.len(), 2);
     for (i, line) in lines.iter().enumerate() {
@@ -358,6 +370,7 @@ fn a_gtp_player_is_refused() {
     gtp.gtp = true;
     let cfg = Config {
         kind: Kind::AtariGo,
+        command: Vec::new(),
         players: [dir.bot('A', &[]), gtp],
         games: 1,
         jobs: 1,
@@ -419,6 +432,7 @@ fn a_clobber_match_writes_its_games_and_summary() {
     // both bots answer `random`: the referee picks every move
     let cfg = Config {
         kind: Kind::Clobber,
+        command: Vec::new(),
         players: [dir.bot('A', &[]), dir.bot('B', &[])],
         games: 2,
         jobs: 2,
@@ -430,6 +444,9 @@ fn a_clobber_match_writes_its_games_and_summary() {
     run(&cfg).unwrap();
     let games = fs::read_to_string(out.join("games.jsonl")).unwrap();
     let mut lines: Vec<&str> = games.lines().collect();
+    assert!(lines
+        .remove(0)
+        .starts_with("{\"match\":{\"game\":\"clobber\","));
     lines.sort_by_key(|l| l.starts_with("{\"game\":2,"));
     assert_eq!(lines.len(), 2);
     for (i, line) in lines.iter().enumerate() {
