@@ -200,7 +200,8 @@ pub fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
                 push_new(&mut out.ataris, atari);
                 continue;
             }
-            for lib in b.liberties::<2>(q) {
+            // by reference: the CodinGame files' ArrayVec (deps/lite.rs) has no other
+            for &lib in b.liberties::<2>(q).iter() {
                 if b.liberties_after(c, lib, 3) >= 3 {
                     push_new(&mut out.defences, lib);
                 }
