@@ -280,7 +280,7 @@ fn bench_times_a_network_from_its_file() {
     );
     assert!(e.contains("/nonexistent.net"), "{e}");
     let e = fails(&[&args[..], &["--net-file", "Cargo.toml"]].concat(), "");
-    assert!(e.contains("TGPOLNN"), "{e}");
+    assert!(e.contains("expected a TGPOLNN5"), "{e}");
 }
 
 /// `bench --search --net-file` searches with that network as the prior,
@@ -313,7 +313,7 @@ fn the_search_and_the_bot_take_a_network_file() {
     let e = fails(&["bot", "--net-file", "/nonexistent.net"], FIRST_MOVE_9X9);
     assert!(e.contains("/nonexistent.net"), "{e}");
     let e = fails(&["bot", "--net-file", "Cargo.toml"], FIRST_MOVE_9X9);
-    assert!(e.contains("TGPOLNN"), "{e}");
+    assert!(e.contains("expected a TGPOLNN5"), "{e}");
 }
 
 #[test]

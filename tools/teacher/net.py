@@ -258,48 +258,30 @@ def value_section(blob):
 
 def parse(blob):
     """from_bytes()'s layers and flags, and where the value section begins."""
-    flags = {b"TGPOLNN1": 0, b"TGPOLNN2": 1, b"TGPOLNN3": 2, b"TGPOLNN4": 2,
-             b"TGPOLNN5": 2}.get(blob[:8])
-    if flags is None:
-        raise ValueError("not a tengen policy network (no TGPOLNN5, 4, 3, 2 or 1 header)")
-    int8 = blob[:8] == b"TGPOLNN4"
-    # each tensor tagged, plain or coded (coding.py)
-    tagged = blob[:8] == b"TGPOLNN5"
+    if blob[:8] != b"TGPOLNN5":
+        raise ValueError("not a tengen policy network: expected a TGPOLNN5 weight file "
+                         "(as export.py writes them)")
     at = 8
 
-    def words(n, kind):
+    def words(n):
         nonlocal at
         if at + 4 * n > len(blob):
             raise ValueError("the file ends early")
-        out = struct.unpack_from(f"<{n}{kind}", blob, at)
+        out = struct.unpack_from(f"<{n}I", blob, at)
         at += 4 * n
         return out
 
     layers, skip = [], []
-    for _ in range(words(1, "I")[0]):
-        k, cin, cout = words(3, "I")
-        marks = words(flags, "I") + (0, 0)
-        n = k * k * cin * cout
-        if tagged:
-            layer = ()
-            for size, shape in [(n, (k, k, cin, cout)), (cout, (cout,))] + \
-                    ([(2 * cin * cout, (2 * cin, cout))] if marks[1] else []):
-                values, at = coding.decode(blob, at, size)
-                layer += (values.reshape(shape),)
-            layers.append(layer)
-            skip.append(bool(marks[0]))
-            continue
-        if int8:
-            scales = np.array(words(cout, "f"), np.float32)
-            q = np.array(words(-(-n // 4), "I"), "<u4").view(np.int8)[:n]
-            w = (q.astype(np.float32) * np.tile(scales, n // cout)).reshape(k, k, cin, cout)
-        else:
-            w = np.array(words(n, "f"), np.float32).reshape(k, k, cin, cout)
-        layer = (w, np.array(words(cout, "f"), np.float32))
-        if marks[1]:
-            layer += (np.array(words(2 * cin * cout, "f"), np.float32).reshape(2 * cin, cout),)
+    for _ in range(words(1)[0]):
+        k, cin, cout, skips, pooled = words(5)
+        # each tensor tagged, plain or coded (coding.py)
+        layer = ()
+        for size, shape in [(k * k * cin * cout, (k, k, cin, cout)), (cout, (cout,))] + \
+                ([(2 * cin * cout, (2 * cin, cout))] if pooled else []):
+            values, at = coding.decode(blob, at, size)
+            layer += (values.reshape(shape),)
         layers.append(layer)
-        skip.append(bool(marks[0]))
+        skip.append(bool(skips))
     if at != len(blob) and blob[at:at + 8] != b"TGVALUE1":
         raise ValueError("bytes left after the last layer")
     return layers, tuple(skip), at

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Self-test of coding.py, the tensors of the bot's weight file: coded
 tensors read back as their quantised values, a bad one is refused, the
-fitted scale errs no more than the largest weight's. Needs numpy (the
+fitted scale errs no more than the largest weight's; the bot's test
+networks read with their flags, another header is refused. Needs numpy (the
 training venv's python: see tools/teacher/bench_train.py)."""
 import os
 import sys
@@ -9,7 +10,10 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import coding  # noqa: E402
+import net  # noqa: E402
 import numpy as np  # noqa: E402
+
+NETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../src/games/go/net")
 
 
 def weights(seed, shape):
@@ -68,6 +72,24 @@ class CodingTest(unittest.TestCase):
         blob[0] = 9
         with self.assertRaisesRegex(ValueError, "unknown kind 9"):
             coding.decode(bytes(blob), 0, w.size)
+
+
+class WeightFileTest(unittest.TestCase):
+    def test_the_bots_test_networks_read_with_their_flags(self):
+        with open(os.path.join(NETS, "tiny-pooled/policy.net"), "rb") as f:
+            layers, skip = net.from_bytes(f.read())
+        self.assertEqual(skip, (False, False, True, False, True, False, False))
+        self.assertEqual([len(layer) > 2 for layer in layers],
+                         [False, False, True, False, True, True, False])
+        self.assertEqual(layers[0][0].shape[:2], (5, 5))
+
+    def test_another_header_is_refused_saying_what_is_expected(self):
+        with open(os.path.join(NETS, "tiny-residual/policy.net"), "rb") as f:
+            blob = f.read()
+        self.assertEqual(len(net.from_bytes(blob)[0]), 4)
+        for bad in (b"TGPOLNN3" + blob[8:], b"TGPOL"):
+            with self.assertRaisesRegex(ValueError, "expected a TGPOLNN5 weight file"):
+                net.from_bytes(bad)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 //! start included, then 100 ms), a refused one, a crash or end of output
 //! loses at once.
 //!
-//! - `game`: the [`Refereed`] trait a game implements and the [`Kind`]s
-//!   known; `atari_go`: Atari Go's; `clobber`: Clobber's.
+//! - `game`: the [`Refereed`] trait a game implements; `atari_go`: Atari
+//!   Go's; `clobber`: Clobber's; `kind`: the [`Kind`]s known, above them.
 //! - `referee`: one game; `summary`: the JSON line and the summary.
 //! - here: the match, on the arena's `pool` (games run `jobs` at once,
 //!   each finished game written at once so none is lost), its games.jsonl
@@ -14,12 +14,14 @@
 mod atari_go;
 mod clobber;
 mod game;
+mod kind;
 mod referee;
 mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use game::{Kind, Refereed};
+pub use game::Refereed;
+pub use kind::Kind;
 
 use super::facts::{self, Match};
 use super::spec::PlayerSpec;

@@ -4,7 +4,8 @@
 //! (the first against the process start), and the first fault (a late or
 //! refused answer, a crash) losing the game at once.
 
-use super::game::{Kind, Refereed};
+use super::game::Refereed;
+use super::kind::Kind;
 use crate::arena::process::{Process, Wait};
 use crate::arena::referee::log_name;
 use crate::arena::spec::PlayerSpec;

@@ -1,9 +1,11 @@
 //! Ladder reading: whether a string of two liberties can be caught by
 //! an atari and the chase after it. The priors (ataris that capture,
 //! extensions that die) and the playout policy (saves that escape) both
-//! ask it; it must stay cheap, so it reads at most [`LADDER_BUDGET`]
-//! positions on scratch boards kept per thread.
+//! ask it, and [`ladders`] reads a whole board's for the priors and the
+//! network's planes; it must stay cheap, so it reads at most
+//! [`LADDER_BUDGET`] positions on scratch boards kept per thread.
 
+use crate::deps::ArrayVec;
 use crate::go::{Board, Color, Point};
 use std::cell::RefCell;
 
@@ -147,6 +149,72 @@ fn capturing_atari_in(boards: &mut [Board], s: Point, budget: &mut u32) -> Optio
         }
     }
     None
+}
+
+/// Where strings of two liberties are caught or saved, for the side to
+/// move: the ataris that capture an enemy string, at once or in a ladder
+/// ([`capturing_atari`]), and the liberties that give an own string
+/// the enemy could catch that way three liberties.
+#[derive(Default)]
+pub struct Ladders {
+    /// The ataris that catch an enemy string.
+    pub ataris: ArrayVec<Point, 16>,
+    /// The liberties that save an own string.
+    pub defences: ArrayVec<Point, 16>,
+}
+
+impl Ladders {
+    /// Whether an atari at `p` catches an enemy string (read with
+    /// `ataris` on).
+    pub fn catches(&self, p: Point) -> bool {
+        self.ataris.contains(&p)
+    }
+}
+
+/// Reads every string of two liberties once: the enemy's when `ataris`,
+/// ours when `defences`.
+pub fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
+    let c = b.to_move();
+    let mut out = Ladders::default();
+    if !ataris && !defences {
+        return out;
+    }
+    let mut heads: ArrayVec<Point, 32> = ArrayVec::new();
+    for &e in b.empty_points() {
+        for q in b.neighbors(Point(e)) {
+            let own = b.at(q) == c.stone();
+            let wanted = if own { defences } else { ataris };
+            // empty and off-board points have no liberties
+            if !wanted || b.liberty_count(q) != 2 {
+                continue;
+            }
+            let h = b.string_id(q);
+            if heads.contains(&h) || heads.is_full() {
+                continue;
+            }
+            heads.push(h);
+            let Some(atari) = capturing_atari(b, q) else {
+                continue;
+            };
+            if !own {
+                push_new(&mut out.ataris, atari);
+                continue;
+            }
+            // by reference: the CodinGame files' ArrayVec (deps/lite.rs) has no other
+            for &lib in b.liberties::<2>(q).iter() {
+                if b.liberties_after(c, lib, 3) >= 3 {
+                    push_new(&mut out.defences, lib);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn push_new(points: &mut ArrayVec<Point, 16>, p: Point) {
+    if !points.is_full() && !points.contains(&p) {
+        points.push(p);
+    }
 }
 
 /// White's stone in atari; extending right leaves two liberties and black

@@ -10,27 +10,22 @@
 //! path `net/paths.rs` picks for the CPU, in 8-bit integers
 //! (`net/int8.rs`, with a kernel a file for VNNI and AVX2).
 //!
-//! The weight file, little-endian: the 8 bytes `TGPOLNN3`, the number of
-//! layers (u32), then per layer its kernel size, input and output channels,
-//! its skip flag and its pooled flag (u32 each), the weights (f32, kernel
-//! row, kernel column, input channel, output channel), the biases (f32,
-//! one an output channel) and, with the pooled flag, a matrix of
-//! 2 x input channels rows by output channels (f32). Every layer but the
-//! last is followed by a ReLU; the last has one output channel. A layer
-//! with the skip flag adds, before its ReLU, the input of the layer before
-//! it: the second layer of a residual block. A pooled layer adds to its
-//! biases the board's mean, then its max, of each input channel times its
-//! matrix: a view of the whole board that 3x3 kernels lack. Files headed
-//! `TGPOLNN2` have no pooled flags, `TGPOLNN1` no flags at all. Files
-//! headed `TGPOLNN4` are `TGPOLNN3` with each layer's weights quantised:
-//! after the flags, one scale an output channel (f32), then the weights as
-//! i8 (zero-padded to whole words), each standing for itself times its
-//! output channel's scale: a quarter of the size, for a wide network.
-//! Files headed `TGPOLNN5` are `TGPOLNN3` with each tensor (weights,
-//! biases, pooled matrix) tagged: as f32, or quantised to a few bits a
-//! value and entropy-coded, decoded as the file is read (`net/format.rs`).
-//! A value section may follow the last layer ([`value`]): the value and
-//! score head, computed in the same pass ([`Net::evaluate`]).
+//! The weight file, little-endian, as `tools/teacher/export.py` writes it:
+//! the 8 bytes `TGPOLNN5`, the number of layers (u32), then per layer its
+//! kernel size, input and output channels, its skip flag and its pooled
+//! flag (u32 each), and its tensors: the weights (kernel row, kernel
+//! column, input channel, output channel), the biases (one an output
+//! channel) and, with the pooled flag, a matrix of 2 x input channels rows
+//! by output channels. Each tensor is tagged: f32, or quantised to a few
+//! bits a value and entropy-coded, decoded as the file is read
+//! (`net/format.rs`). Every layer but the last is followed by a ReLU; the
+//! last has one output channel. A layer with the skip flag adds, before
+//! its ReLU, the input of the layer before it: the second layer of a
+//! residual block. A pooled layer adds to its biases the board's mean,
+//! then its max, of each input channel times its matrix: a view of the
+//! whole board that 3x3 kernels lack. A value section may follow the last
+//! layer ([`value`]): the value and score head, computed in the same pass
+//! ([`Net::evaluate`]).
 
 use super::planes;
 use crate::go::{Board, Color, Point};
@@ -42,24 +37,8 @@ use std::sync::OnceLock;
 pub use value::Value;
 use value::ValueHead;
 
-const MAGIC: &[u8; 8] = b"TGPOLNN3";
-/// The third format with its weights in i8.
-const MAGIC_I8: &[u8; 8] = b"TGPOLNN4";
-/// The second format: no pooled flags.
-const MAGIC_SKIPS: &[u8; 8] = b"TGPOLNN2";
-/// The first format: no flags.
-const MAGIC_PLAIN: &[u8; 8] = b"TGPOLNN1";
-/// The third format with each tensor tagged, its weights coded
-/// ([`format`]).
-const MAGIC_CODED: &[u8; 8] = b"TGPOLNN5";
-
-/// How a format stores a layer's tensors.
-#[derive(Clone, Copy)]
-enum Store {
-    Float,
-    Int8,
-    Tensors,
-}
+/// The one format: what `export.py` writes.
+const MAGIC: &[u8; 8] = b"TGPOLNN5";
 
 /// The network the bot ships with, x133 in int8 (128 channels, 12
 /// residual blocks; `data/nets/README.md` says how it was trained,
@@ -126,26 +105,17 @@ impl Net {
 
     /// Reads a weight file (format in the module doc).
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
-        // how many flags each layer has (skip, then pooled), and how its
-        // weights are stored
-        let (rest, (flags, store)) = [
-            (MAGIC_CODED, (2, Store::Tensors)),
-            (MAGIC_I8, (2, Store::Int8)),
-            (MAGIC, (2, Store::Float)),
-            (MAGIC_SKIPS, (1, Store::Float)),
-            (MAGIC_PLAIN, (0, Store::Float)),
-        ]
-        .into_iter()
-        .find_map(|(magic, kind)| bytes.strip_prefix(magic).map(|rest| (rest, kind)))
-        .ok_or("not a tengen policy network (no TGPOLNN5, 4, 3, 2 or 1 header)")?;
+        let rest = bytes.strip_prefix(MAGIC).ok_or(
+            "not a tengen policy network: expected a TGPOLNN5 weight file \
+             (as tools/teacher/export.py writes them)",
+        )?;
         let mut r = Reader::new(rest)?;
         let count = r.u32()? as usize;
         let mut layers = Vec::new();
         let mut cin_expected = planes::PLANES.len();
         for l in 0..count {
             let (k, cin, cout) = (r.u32()? as usize, r.u32()? as usize, r.u32()? as usize);
-            let skip = flags >= 1 && r.u32()? != 0;
-            let pooled = flags >= 2 && r.u32()? != 0;
+            let (skip, pooled) = (r.u32()? != 0, r.u32()? != 0);
             if k % 2 == 0 || k > 9 || cin != cin_expected || cout == 0 || cout > 512 {
                 return Err(format!(
                     "layer {l}: kernel {k}, {cin} -> {cout} channels (expected odd kernel, {cin_expected} in)"
@@ -158,28 +128,11 @@ impl Net {
                 ));
             }
             let n = k * k * cin * cout;
-            let matrix = if pooled { 2 * cin * cout } else { 0 };
-            let (w, b, pooled) = match store {
-                Store::Tensors => {
-                    let (w, b) = (r.tensor(n)?, r.tensor(cout)?);
-                    (
-                        w,
-                        b,
-                        if pooled {
-                            r.tensor(matrix)?
-                        } else {
-                            Vec::new()
-                        },
-                    )
-                }
-                Store::Int8 => {
-                    let scales = r.f32s(cout)?;
-                    let w = r.i8s(n)?;
-                    let w = w.iter().zip(scales.iter().cycle());
-                    let w = w.map(|(&q, &scale)| q as f32 * scale).collect();
-                    (w, r.f32s(cout)?, r.f32s(matrix)?)
-                }
-                Store::Float => (r.f32s(n)?, r.f32s(cout)?, r.f32s(matrix)?),
+            let (w, b) = (r.tensor(n)?, r.tensor(cout)?);
+            let pooled = if pooled {
+                r.tensor(2 * cin * cout)?
+            } else {
+                Vec::new()
             };
             if w.iter().chain(&b).chain(&pooled).any(|x| !x.is_finite()) {
                 return Err(format!("layer {l}: a weight is not finite"));

@@ -8,8 +8,7 @@
 //! convolutions cannot count a string's liberties or read a ladder, and
 //! without them the network missed the capture of six stones in atari.
 
-use super::ladder::{run_from_atari, Run};
-use super::priors::ladders;
+use super::ladder::{ladders, run_from_atari, Run};
 use crate::go::{Board, Cell, Move, Point};
 
 /// What each plane holds, in order. The moves' planes (from 12 on) mark

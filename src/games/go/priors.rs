@@ -4,7 +4,7 @@
 
 use super::features::features;
 use super::gammas;
-use super::ladder::{self, Run};
+use super::ladder::{self, Ladders, Run};
 use super::net::Net;
 use super::patterns;
 use super::policy;
@@ -165,69 +165,6 @@ fn escape_from_atari(b: &Board, c: Color, p: Point) -> Option<Run> {
         .then(|| ladder::run_from_atari(b, c, p))
 }
 
-/// Where strings of two liberties are caught or saved, for the side to
-/// move: the ataris that capture an enemy string, at once or in a ladder
-/// ([`ladder::capturing_atari`]), and the liberties that give an own string
-/// the enemy could catch that way three liberties.
-#[derive(Default)]
-pub struct Ladders {
-    ataris: ArrayVec<Point, 16>,
-    defences: ArrayVec<Point, 16>,
-}
-
-impl Ladders {
-    /// Whether an atari at `p` catches an enemy string (read with
-    /// `ataris` on).
-    pub fn catches(&self, p: Point) -> bool {
-        self.ataris.contains(&p)
-    }
-}
-
-/// Reads every string of two liberties once: the enemy's when `ataris`,
-/// ours when `defences`.
-pub fn ladders(b: &Board, ataris: bool, defences: bool) -> Ladders {
-    let c = b.to_move();
-    let mut out = Ladders::default();
-    if !ataris && !defences {
-        return out;
-    }
-    let mut heads: ArrayVec<Point, 32> = ArrayVec::new();
-    for &e in b.empty_points() {
-        for q in b.neighbors(Point(e)) {
-            let own = b.at(q) == c.stone();
-            let wanted = if own { defences } else { ataris };
-            // empty and off-board points have no liberties
-            if !wanted || b.liberty_count(q) != 2 {
-                continue;
-            }
-            let h = b.string_id(q);
-            if heads.contains(&h) || heads.is_full() {
-                continue;
-            }
-            heads.push(h);
-            let Some(atari) = ladder::capturing_atari(b, q) else {
-                continue;
-            };
-            if !own {
-                push_new(&mut out.ataris, atari);
-                continue;
-            }
-            for lib in b.liberties::<2>(q) {
-                if b.liberties_after(c, lib, 3) >= 3 {
-                    push_new(&mut out.defences, lib);
-                }
-            }
-        }
-    }
-    out
-}
-
-fn push_new(points: &mut ArrayVec<Point, 16>, p: Point) {
-    if !points.is_full() && !points.contains(&p) {
-        points.push(p);
-    }
-}
-
 /// No stone within Manhattan distance `r` of `p`.
 fn open_area(b: &Board, p: Point, r: i64) -> bool {
     !any_within(b, p, r, Cell::is_stone)
@@ -301,6 +238,7 @@ pub fn likeliest(b: &Board) -> Option<Point> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ladder::ladders;
     use super::super::policy::PolicyConfig;
     use super::*;
     use crate::search::rng::Rng;

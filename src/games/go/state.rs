@@ -3,9 +3,10 @@
 //! playouts follow the playout policy ([`super::policy`]).
 
 pub use super::action::{to_action, to_move, PASS};
+use super::ladder::ladders;
 use super::net::Net;
 use super::policy::{self, PolicyConfig};
-use super::priors::{self, ladders, PriorConfig};
+use super::priors::{self, PriorConfig};
 use crate::go::{Board, Color, Move, Point, Rules, MAX_POINTS};
 use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, Prior, SearchGame};

@@ -36,12 +36,12 @@ impl<'a> Reader<'a> {
         Ok(Reader { bytes, at: 0 })
     }
 
-    /// Whether every byte has been read.
     /// The bytes not read yet (a value section after the layers).
     pub(super) fn rest(&self) -> &'a [u8] {
         &self.bytes[self.at..]
     }
 
+    /// Whether every byte has been read.
     pub(super) fn done(&self) -> bool {
         self.at == self.bytes.len()
     }
@@ -62,17 +62,12 @@ impl<'a> Reader<'a> {
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    pub(super) fn f32s(&mut self, n: usize) -> Result<Vec<f32>, String> {
+    fn f32s(&mut self, n: usize) -> Result<Vec<f32>, String> {
         let bytes = self.take(n.checked_mul(4).ok_or("the file ends early")?)?;
         Ok(bytes
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
-    }
-
-    /// `n` bytes as i8 (the weights of a `TGPOLNN4` file).
-    pub(super) fn i8s(&mut self, n: usize) -> Result<Vec<i8>, String> {
-        Ok(self.take(n)?.iter().map(|&b| b as i8).collect())
     }
 
     fn u16s(&mut self, n: usize) -> Result<Vec<u16>, String> {

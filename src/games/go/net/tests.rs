@@ -8,15 +8,15 @@ const P: usize = planes::PLANES.len();
 /// pseudo-random sequence in [-1, 1).
 fn net_file(layers: &[(usize, usize, usize)], seed: u64) -> Vec<u8> {
     let none = vec![false; layers.len()];
-    weight_file(layers, Some(&none), Some(&none), seed)
+    weight_file(layers, &none, &none, seed)
 }
 
-/// The same with each layer's skip and pooled flags; `None` for the
-/// pooled flags writes the second format, `None` for both the first.
+/// The same with each layer's skip and pooled flags, every tensor f32
+/// (tag 0; the coded ones have tests of their own in `format_tests.rs`).
 pub(super) fn weight_file(
     layers: &[(usize, usize, usize)],
-    skips: Option<&[bool]>,
-    pooled: Option<&[bool]>,
+    skips: &[bool],
+    pooled: &[bool],
     seed: u64,
 ) -> Vec<u8> {
     let mut s = seed;
@@ -26,30 +26,18 @@ pub(super) fn weight_file(
             .wrapping_add(1442695040888963407);
         ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
     };
-    let mut out = match (skips, pooled) {
-        (_, Some(_)) => MAGIC,
-        (Some(_), None) => MAGIC_SKIPS,
-        (None, None) => MAGIC_PLAIN,
-    }
-    .to_vec();
+    let mut out = MAGIC.to_vec();
     out.extend((layers.len() as u32).to_le_bytes());
     for (l, &(k, cin, cout)) in layers.iter().enumerate() {
-        for v in [k, cin, cout] {
+        for v in [k, cin, cout, skips[l] as usize, pooled[l] as usize] {
             out.extend((v as u32).to_le_bytes());
         }
-        if let Some(skips) = skips {
-            out.extend((skips[l] as u32).to_le_bytes());
-        }
-        if let Some(flags) = pooled {
-            out.extend((flags[l] as u32).to_le_bytes());
-        }
-        let matrix = if pooled.is_some_and(|p| p[l]) {
-            2 * cin * cout
-        } else {
-            0
-        };
-        for _ in 0..k * k * cin * cout + cout + matrix {
-            out.extend(real().to_le_bytes());
+        let matrix = if pooled[l] { 2 * cin * cout } else { 0 };
+        for n in [k * k * cin * cout, cout, matrix] {
+            if n > 0 {
+                out.extend(0u32.to_le_bytes());
+                (0..n).for_each(|_| out.extend(real().to_le_bytes()));
+            }
         }
     }
     out
@@ -158,7 +146,7 @@ fn residual_blocks_agree_with_the_reference() {
         (1, 6, 1),
     ];
     let skips = [false, false, true, false, true, false];
-    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), None, 3)).unwrap();
+    let net = Net::from_bytes(&weight_file(&layers, &skips, &[false; 6], 3)).unwrap();
     let plain = Net::from_bytes(&net_file(&layers, 3)).unwrap();
     let mut b = Board::new(6, 5);
     for (x, y) in [(1, 1), (2, 1), (4, 3)] {
@@ -168,16 +156,6 @@ fn residual_blocks_agree_with_the_reference() {
     let fast = matches_reference(&net, &planes, 6, 5);
     // the skips change the answer: the flags are read, not ignored
     assert_ne!(fast, plain.logits_by(Path::Float, &planes, 6, 5));
-}
-
-#[test]
-fn a_file_of_the_first_format_is_read_without_skips() {
-    let layers = [(3, P, 4), (3, 4, 4), (1, 4, 1)];
-    let old = Net::from_bytes(&weight_file(&layers, None, None, 5)).unwrap();
-    let new = Net::from_bytes(&net_file(&layers, 5)).unwrap();
-    let planes = planes::encode(&Board::new(5, 5));
-    assert_eq!(old.logits(&planes, 5, 5), new.logits(&planes, 5, 5));
-    assert!(old.layers.iter().all(|l| !l.skip));
 }
 
 #[test]
@@ -195,7 +173,7 @@ fn pooled_layers_agree_with_the_reference() {
     ];
     let skips = [false, false, true, false, true, false, false];
     let pooled = [false, false, true, false, true, true, false];
-    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), Some(&pooled), 9)).unwrap();
+    let net = Net::from_bytes(&weight_file(&layers, &skips, &pooled, 9)).unwrap();
     let mut b = Board::new(7, 6);
     for (x, y) in [(1, 1), (2, 1), (4, 3), (5, 5)] {
         b.play(Move::Play(b.point(x, y))).unwrap();
@@ -204,7 +182,7 @@ fn pooled_layers_agree_with_the_reference() {
     let fast = matches_reference(&net, &planes, 7, 6);
     // the matrices change the answer: the same weights without them differ
     let none = [false; 7];
-    let unpooled = weight_file(&layers, Some(&skips), Some(&none), 9);
+    let unpooled = weight_file(&layers, &skips, &none, 9);
     assert_ne!(
         fast,
         Net::from_bytes(&unpooled)
@@ -228,7 +206,7 @@ fn layers_of_16_and_32_channels_agree_with_the_reference() {
     ];
     let skips = [false, false, false, true, false, false];
     let pooled = [false, false, false, true, false, false];
-    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), Some(&pooled), 11)).unwrap();
+    let net = Net::from_bytes(&weight_file(&layers, &skips, &pooled, 11)).unwrap();
     // the 3x3 layers with inputs in eights go through Winograd's
     // transform where the CPU can: both ways are checked here
     #[cfg(target_arch = "x86_64")]
@@ -256,7 +234,7 @@ fn layers_of_16_and_32_channels_agree_with_the_reference() {
 #[test]
 fn a_pooled_last_layer_is_refused() {
     let layers = [(3, P, 4), (1, 4, 1)];
-    let file = weight_file(&layers, Some(&[false, false]), Some(&[false, true]), 1);
+    let file = weight_file(&layers, &[false, false], &[false, true], 1);
     let err = Net::from_bytes(&file).err().unwrap();
     assert!(err.contains("last layer"), "{err}");
 }
@@ -425,7 +403,11 @@ fn a_bad_weight_file_is_refused_with_its_reason() {
         let e = Net::from_bytes(bytes).err().expect("refused");
         assert!(e.contains(why), "{e}");
     };
-    refused(b"TGPOLNN0", "header");
+    // an older format, or none: the message says what the file should be
+    let mut old = good.clone();
+    old[..8].copy_from_slice(b"TGPOLNN3");
+    refused(&old, "expected a TGPOLNN5 weight file");
+    refused(b"TGPOL", "expected a TGPOLNN5 weight file");
     refused(&good[..good.len() - 4], "ends early");
     refused(&good[..good.len() - 1], "whole words");
     refused(&[&good[..], &[0; 4]].concat(), "left after");
@@ -433,12 +415,8 @@ fn a_bad_weight_file_is_refused_with_its_reason() {
     refused(&net_file(&[(2, P, 4), (1, 4, 1)], 1), "odd kernel");
     refused(&net_file(&[(3, P, 4), (1, 4, 2)], 1), "one output");
     let skipping = |skips: &[bool]| {
-        weight_file(
-            &[(3, P, 4), (3, 4, 4), (3, 4, 4), (1, 4, 1)],
-            Some(skips),
-            None,
-            1,
-        )
+        let layers = [(3, P, 4), (3, 4, 4), (3, 4, 4), (1, 4, 1)];
+        weight_file(&layers, skips, &[false; 4], 1)
     };
     assert!(Net::from_bytes(&skipping(&[false, false, true, false])).is_ok());
     // the first layer's input is the planes, not a block's
@@ -446,16 +424,17 @@ fn a_bad_weight_file_is_refused_with_its_reason() {
     refused(&skipping(&[true, false, false, false]), "skips over");
     let widening = [(3, P, 4), (3, 4, 4), (3, 4, 6), (1, 6, 1)];
     refused(
-        &weight_file(&widening, Some(&[false, false, true, false]), None, 1),
+        &weight_file(&widening, &[false, false, true, false], &[false; 4], 1),
         "not its 6",
     );
     let narrow = [(3, P, 1), (1, 1, 1), (1, 1, 1)];
     refused(
-        &weight_file(&narrow, Some(&[false, false, true]), None, 1),
+        &weight_file(&narrow, &[false, false, true], &[false; 3], 1),
         "no skip",
     );
+    // the head's last weight: its bias's tag and value follow
     let mut nan = good.clone();
-    let at = nan.len() - 8;
+    let at = nan.len() - 12;
     nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
     refused(&nan, "not finite");
 }
@@ -481,62 +460,4 @@ fn the_policy_never_offers_a_point_the_rules_refuse() {
     b.set_legality(Legality::EmptyNeighbour);
     assert!(!offered(&b));
     assert!(!Net::active().policy(&b).is_empty());
-}
-
-/// An int8 file (`TGPOLNN4`) reads as the float file of its weights times
-/// their channel's scales, padding and all; its header is checked.
-#[test]
-fn an_int8_weight_file_reads_as_its_dequantised_weights() {
-    // a hidden layer of 9 x 4 x 5 weights: 180, whole words; the head's 5
-    // need 3 bytes of padding; a pooled layer between them
-    let layers = [(3, P, 4), (3, 4, 5), (1, 5, 1)];
-    let pooled = [false, true, false];
-    let (mut float, mut int8) = (MAGIC.to_vec(), MAGIC_I8.to_vec());
-    let mut s = 11u64;
-    let mut next = move || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 33) as u32
-    };
-    for out in [&mut float, &mut int8] {
-        out.extend((layers.len() as u32).to_le_bytes());
-    }
-    for (&(k, cin, cout), &pool) in layers.iter().zip(&pooled) {
-        for out in [&mut float, &mut int8] {
-            for v in [k, cin, cout, 0, pool as usize] {
-                out.extend((v as u32).to_le_bytes());
-            }
-        }
-        let scales: Vec<f32> = (0..cout)
-            .map(|_| (next() % 1000 + 1) as f32 / 1e5)
-            .collect();
-        let q: Vec<i8> = (0..k * k * cin * cout).map(|_| next() as i8).collect();
-        int8.extend(scales.iter().flat_map(|x| x.to_le_bytes()));
-        int8.extend(q.iter().map(|&v| v as u8));
-        int8.resize(int8.len().next_multiple_of(4), 0);
-        for (i, &v) in q.iter().enumerate() {
-            float.extend((v as f32 * scales[i % cout]).to_le_bytes());
-        }
-        let rest = cout + if pool { 2 * cin * cout } else { 0 };
-        for _ in 0..rest {
-            let x = (next() % 2001) as f32 / 1000.0 - 1.0;
-            float.extend(x.to_le_bytes());
-            int8.extend(x.to_le_bytes());
-        }
-    }
-    assert_eq!(int8.len() % 4, 0);
-    let (a, b) = (
-        Net::from_bytes(&float).unwrap(),
-        Net::from_bytes(&int8).unwrap(),
-    );
-    for (x, y) in a.layers.iter().zip(&b.layers) {
-        assert_eq!((x.k, x.cin, x.cout), (y.k, y.cin, y.cout));
-        assert_eq!((&x.w, &x.b, &x.pooled), (&y.w, &y.b, &y.pooled));
-    }
-    let mut board = Board::new(19, 19);
-    board.play(Move::Play(board.point(3, 3))).unwrap();
-    let planes = planes::encode(&board);
-    assert_eq!(a.logits(&planes, 19, 19), b.logits(&planes, 19, 19));
-    assert!(Net::from_bytes(&int8[..int8.len() - 4]).is_err());
 }

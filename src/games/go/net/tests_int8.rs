@@ -40,7 +40,7 @@ fn every_int8_kernel_computes_the_reference_sums() {
     ];
     let skips = [false, false, false, true, false, false, false];
     let pooled = [false, false, false, true, true, false, false];
-    let net = Net::from_bytes(&weight_file(&layers, Some(&skips), Some(&pooled), 21)).unwrap();
+    let net = Net::from_bytes(&weight_file(&layers, &skips, &pooled, 21)).unwrap();
     let paths = int8_paths();
     assert!(paths.contains(&Path::Int8Scalar));
     // AVX2's codes go up to 127, not 255: its reference is the scalar
