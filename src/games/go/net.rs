@@ -29,6 +29,7 @@
 
 use super::planes;
 use crate::go::{Board, Color, Point};
+use builtin::BUILTIN;
 use format::Reader;
 pub use paths::Path;
 use std::borrow::Cow;
@@ -39,11 +40,6 @@ use value::ValueHead;
 
 /// The one format: what `export.py` writes.
 const MAGIC: &[u8; 8] = b"TGPOLNN5";
-
-/// The network the bot ships with, x133 in int8 (128 channels, 12
-/// residual blocks; `data/nets/README.md` says how it was trained,
-/// `docs/network.md` how well it agrees with the teacher and plays).
-const BUILTIN: &[u8] = include_bytes!("net/policy.net");
 
 struct Layer {
     k: usize,
@@ -528,6 +524,11 @@ fn transformed(k: usize, cin: usize, cout: usize, w: &[f32]) -> Vec<f32> {
     let _ = (k, cin, cout, w);
     Vec::new()
 }
+
+// a module of its own: the arena zip compiles it as a crate alone (a
+// rustc holding 3.6 MB of bytes needs tens of MB more)
+#[path = "net/builtin.rs"]
+pub mod builtin;
 
 #[path = "net/value.rs"]
 pub mod value;
