@@ -161,15 +161,19 @@ def attr_info(toks, spans):
     return dead, path, keep
 
 
-def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace=None):
+def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace=None,
+           elsewhere=None, public=()):
     """The module file at `path` with its `mod x;` items inlined, recursively.
     `want(modpath)` says whether a child module is kept; `partial(modpath)`
     whether only its kept child modules are (not the rest of its file);
     `replace` maps a module path to the body it gets instead of its file;
+    `elsewhere` a kept module path to the crate that holds it (a `use` of
+    it there instead); `public` the module paths declared `pub`;
     `prefix_fn` turns each file's tokens before they are searched (the
     crates' rewrites)."""
     partial = partial or (lambda p: False)
     replace = replace or {}
+    elsewhere = elsewhere or {}
     keep_rest = not partial(modpath)
     with open(path, encoding="utf-8") as f:
         toks = tokenize(f.read())
@@ -221,7 +225,15 @@ def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace
                     emitted = i = end + 1
                     continue
                 vis = text(toks[start:i]).split("]")[-1].strip() if spans else text(toks[start:i]).strip()
-                head = "".join(k + "\n" for k in keep) + (vis + " " if vis else "") + f"mod {name} "
+                if tuple(child) in public:
+                    vis = "pub"
+                attrs = "".join(k + "\n" for k in keep)
+                if tuple(child) in elsewhere:
+                    where = "::".join([elsewhere[tuple(child)]] + child)
+                    out.append(Tok("raw", attrs + (vis + " " if vis else "") + f"use {where};\n"))
+                    emitted = i = end + 1
+                    continue
+                head = attrs + (vis + " " if vis else "") + f"mod {name} "
                 if toks[e].text == "{":
                     if not keep_rest:
                         die(f"{path}: inline module {name} in a module kept in part")
@@ -242,7 +254,7 @@ def inline(path, child_dir, want, modpath, prefix_fn=None, partial=None, replace
                     sub = os.path.join(child_dir, name)
                     if not os.path.exists(file):
                         file = os.path.join(child_dir, name, "mod.rs")
-                body = inline(file, sub, want, child, prefix_fn, partial, replace)
+                body = inline(file, sub, want, child, prefix_fn, partial, replace, elsewhere, public)
                 if body is None:
                     emitted = i = end + 1
                     continue
@@ -512,14 +524,19 @@ def facade_with_crates(graph, names, keep_lines):
 
 
 def read_spec(spec_path):
-    """A spec's keys (lists of words) and the lines after `main:`."""
+    """A spec's keys (lists of words; `key+:` adds to the key's line
+    before) and the lines after `main:`."""
     spec, main_text, key = {}, [], None
     for line in open(spec_path, encoding="utf-8"):
         if key == "main":
             main_text.append(line)
         elif line.strip() and not line.startswith("#"):
             key, _, rest = line.partition(":")
-            spec[key.strip()] = rest.split()
+            key = key.strip()
+            if key.endswith("+"):
+                spec.setdefault(key[:-1], []).extend(rest.split())
+            else:
+                spec[key] = rest.split()
     keep = [m.split("::") for m in spec.get("modules", [])]
     without = [m.split("::") for m in spec.get("without", [])]
 
@@ -577,8 +594,9 @@ def split(spec_path, out):
     """The crates `spec_path` describes, each its own source file, for a
     build that compiles them one by one (the arena zip's build.rs): OUT/
     crates/NAME.rs for each of the spec's `crates:` (the crate's own code,
-    paths untouched) and each `parts: NAME=a,b` (the project's top modules
-    a and b, with `use` items for those of the parts before it), the plan
+    paths untouched) and each `parts: NAME=a,b::c` (the project's modules
+    a and b::c, with `use` items for those of the parts before it: a part
+    may hold a module inside another's), the plan
     OUT/crates/PLAN (a line a crate, in build order: name, edition, file,
     `feature=F`s, `extern=C`s), and OUT/src/main.rs: the other modules and
     `main:`, with an `extern crate` for each part."""
@@ -601,27 +619,34 @@ def split(spec_path, out):
                              + [f"extern={d}" for d in sorted(deps)]))
     lib = os.path.join(SRC, "src", "lib.rs")
     edition = project_edition()
-    home = {}  # top module -> the part that holds it
+    home = {}  # module path -> the part that holds it
 
-    def part_code(tops, header):
-        body = inline(lib, os.path.dirname(lib), lambda p: want(p) and p[0] in tops, [], None, partial)
+    def under(p, q):  # module path p is q or inside it
+        return tuple(p[:len(q)]) == tuple(q)
+
+    def code(keep, part_partial, header, public=()):
+        # the modules of the parts before inside what this crate keeps
+        # become `use` items of them
+        body = inline(lib, os.path.dirname(lib), keep, [], None, part_partial, None, home, public)
         return header + squeeze(retokenize(body), keep_lines=True)
 
     for part in spec.get("parts", []):
         name, _, mods = part.partition("=")
-        tops = mods.split(",")
-        header = "".join(f"use {home[t]}::{t};\n" for t in sorted(home))
+        tops = [tuple(m.split("::")) for m in mods.split(",")]
+        # its modules, the modules around them (only what leads to them),
+        # and beside them the parts' before (`use` items)
+        mine = lambda p: any(under(p, t) or under(t, p) for t in tops)  # noqa: E731
+        near = lambda p: mine(p) or (tuple(p) in home and mine(p[:-1]))  # noqa: E731
+        inside = lambda p: partial(p) or not any(under(p, t) for t in tops)  # noqa: E731
+        public = {t[:k] for t in tops for k in range(1, len(t) + 1)}
         INCLUDES["prefix"] = "crates"
-        write(f"crates/{name}.rs", part_code(tops, header))
+        write(f"crates/{name}.rs", code(lambda p: want(p) and near(p), inside, "", public))
         plan.append(" ".join([name, edition, f"crates/{name}.rs"]
                              + [f"extern={c}" for c in externs + sorted(set(home.values()))]))
         home.update({t: name for t in tops})
     header = "".join(f"extern crate {c};\n" for c in sorted(set(home.values())))
-    header += "".join(f"use {home[t]}::{t};\n" for t in sorted(home))
     INCLUDES["prefix"] = "src"
-    top_of_main = lambda p: want(p) and p[0] not in home  # noqa: E731
-    body = inline(lib, os.path.dirname(lib), top_of_main, [], None, partial)
-    write("src/main.rs", header + squeeze(retokenize(body), keep_lines=True) + main_text)
+    write("src/main.rs", code(want, partial, header) + main_text)
     write("crates/PLAN", "".join(line + "\n" for line in plan))
     return sizes
 
