@@ -17,9 +17,10 @@
 #                   time, in the order of crates/PLAN
 #   crates/         one file a crate (tools/bundle.py split tools/arena.spec):
 #                   the crates the bot uses, their own code (Cargo.lock's
-#                   versions), and the bot's modules in three parts (go,
-#                   search, games), so that no rustc holds the whole bot
-#   src/main.rs     the protocol and `main`: the modules `tengen` runs on
+#                   versions), and the bot's modules in eight parts (go,
+#                   search, the network's bytes, ..., the protocol's state),
+#                   so that no rustc holds much of the bot
+#   src/main.rs     the protocol's top and `main`: the modules `tengen` runs on
 #                   without arguments; the tools (arena, GTP, CodinGame
 #                   bots...) stay out, so the build needs less memory
 #   crates/games/   the files the games part includes (network, gammas)
