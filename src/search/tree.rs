@@ -501,32 +501,55 @@ impl<G: SearchGame> Tree<G> {
         true
     }
 
-    /// Drops the nodes earlier moves left behind: copies the subtree under
-    /// the root into a fresh arena. After a long ponder that is a million
-    /// nodes and tens of milliseconds, so the search on our clock leaves it
-    /// to the ponder that follows (see [`Tree::crowded`]).
+    /// Drops the nodes earlier moves left behind: slides the subtree under
+    /// the root to the front of the arena, in place. After a long ponder
+    /// that is a million nodes and tens of milliseconds, so the search on
+    /// our clock leaves it to the ponder that follows (see
+    /// [`Tree::crowded`]).
     ///
-    /// Breadth-first, a block of children at a time, with the fresh arena
-    /// as its own queue: node `j`'s children are copied when `j` is reached,
-    /// and only then does its `first_child` point into the fresh arena.
+    /// In place, not into a fresh arena: a full tree is ~100 MB, and a
+    /// second arena beside it could take the bot past the arena's 200 MB.
+    /// A node's descendants all come after it in the arena (children are
+    /// appended when a node is expanded), so one pass in arena order marks
+    /// the subtree, and the marked nodes keep their order: each moves to
+    /// its rank among them, never past a node not yet moved, and the
+    /// root, the first, to index 0.
     pub fn compact(&mut self) {
         if self.root == 0 {
             return;
         }
-        // room for the old arena's size: what is not written is never
-        // touched, and the search that follows need not grow it at once
-        let mut fresh: Vec<Node> = Vec::with_capacity(self.nodes.len());
-        fresh.push(self.nodes[self.root as usize]);
-        let mut j = 0;
-        while j < fresh.len() {
-            let kids = fresh[j].child_range();
-            if !kids.is_empty() {
-                fresh[j].first_child = fresh.len() as u32;
-                fresh.extend_from_slice(&self.nodes[kids.start as usize..kids.end as usize]);
+        let (root, len) = (self.root as usize, self.nodes.len());
+        let mut kept = vec![0u64; len.div_ceil(64)];
+        kept[root / 64] |= 1 << (root % 64);
+        for i in root..len {
+            if kept[i / 64] >> (i % 64) & 1 == 1 {
+                for c in self.nodes[i].child_range() {
+                    kept[c as usize / 64] |= 1 << (c % 64);
+                }
             }
-            j += 1;
         }
-        self.nodes = fresh;
+        // rank of node i among the kept: the kept before its word, then
+        // those before it in its word
+        let mut before = Vec::with_capacity(kept.len());
+        let mut count = 0u32;
+        for w in &kept {
+            before.push(count);
+            count += w.count_ones();
+        }
+        let rank = |i: u32| {
+            let (w, b) = ((i / 64) as usize, i % 64);
+            before[w] + (kept[w] & ((1u64 << b) - 1)).count_ones()
+        };
+        for i in root..len {
+            if kept[i / 64] >> (i % 64) & 1 == 1 {
+                let mut node = self.nodes[i];
+                if node.n_children > 0 {
+                    node.first_child = rank(node.first_child);
+                }
+                self.nodes[rank(i as u32) as usize] = node;
+            }
+        }
+        self.nodes.truncate(count as usize);
         self.root = 0;
     }
 

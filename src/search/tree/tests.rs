@@ -174,7 +174,10 @@ fn memory_stays_within_the_node_budget() {
     let first = tree.best_child().unwrap().action;
     assert!(tree.advance(&[first]));
     assert!(tree.crowded());
+    // in place: no second arena beside the first, even for a moment
+    let arena = tree.nodes.as_ptr();
     tree.compact();
+    assert_eq!(tree.nodes.as_ptr(), arena);
     assert!(!tree.crowded());
     assert!(tree.nodes.len() < budget);
     assert!(tree.nodes.capacity() <= budget + game.actions());
