@@ -23,7 +23,7 @@
 #   src/main.rs     the protocol's top and `main`: the modules `tengen` runs on
 #                   without arguments; the tools (arena, GTP, CodinGame
 #                   bots...) stay out, so the build needs less memory
-#   crates/games/   the files the games part includes (network, gammas)
+#   crates/games/   the files the parts include (network, gammas)
 #   BUILD-INFO.txt  commit, date, toolchain it was proven with
 #
 # The proof replays compile_rust.sh step by step in a temporary folder:
