@@ -4,6 +4,7 @@
 use super::tests::weight_file;
 use super::*;
 use crate::go::Move;
+use calibrate::Calibration;
 
 /// Input planes.
 const P: usize = planes::PLANES.len();
@@ -45,7 +46,9 @@ fn every_int8_kernel_computes_the_reference_sums() {
     assert!(paths.contains(&Path::Int8Scalar));
     // AVX2's codes go up to 127, not 255: its reference is the scalar
     // kernel on those codes
-    let q127 = int8::Quantised::new(&net, 127);
+    let q127 = int8::Quantised::new(&net, net.calibration(), 127);
+    // the kernels sum classes apart: some layer has several
+    assert!(q127.most_classes() > 1);
     let mut buffers = int8::Buffers::default();
     for w in 1..=19 {
         let h = [19, 1, 7, w][w % 4];
@@ -92,6 +95,24 @@ fn the_builtin_network_in_int8_agrees_with_float() {
         assert!(worst < 0.03, "{path}: total variation up to {worst}");
         assert!(worst > 0.0, "{path} is not float");
     }
+}
+
+#[test]
+fn calibration_tables_are_read_back_for_their_network_only() {
+    let layers = [(3, P, 16), (3, 16, 16), (1, 16, 1)];
+    let file = |seed| weight_file(&layers, &[false; 3], &[false; 3], seed);
+    let (net, other) = (
+        Net::from_bytes(&file(3)).unwrap(),
+        Net::from_bytes(&file(4)).unwrap(),
+    );
+    let cal = net.calibration().clone();
+    assert_eq!(cal.most.len(), 2);
+    assert!(cal.most.iter().flatten().any(|&m| m > 0.0));
+    let text = cal.to_text(&net, "a comment\nover two lines");
+    assert_eq!(Calibration::parse(&text, &net), Ok(cal));
+    assert!(Calibration::parse(&text, &other).is_err());
+    let short: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+    assert!(Calibration::parse(&short, &net).is_err());
 }
 
 #[test]
