@@ -13,7 +13,7 @@
 //! optionally the teacher's top moves (SGF letters, or `-`) and anything.
 
 use super::ToolError;
-use crate::games::go::net::calibrate::Calibration;
+use crate::games::go::net::calibrate::{self, Calibration};
 use crate::games::go::net::{sensible_softmax, Net, Path};
 use crate::games::go::planes;
 
@@ -99,9 +99,11 @@ pub fn calibrate(net: &Net, text: &str, limit: usize) -> Result<String, ToolErro
         return Err(ToolError::input("no position to calibrate on"));
     }
     let comment = format!(
-        "The 8-bit paths' calibration: each layer's largest output a channel,\n\
-         on {} positions of training games (docs/network.md, inference paths):\n\
+        "The 8-bit paths' calibration: each layer's channels' ranges (the value\n\
+         1 in {} of its outputs pass) on {} positions of training games\n\
+         (docs/network.md, inference paths), made by\n\
          tengen bench --net --calibrate FILE --limit {}",
+        (1.0 / calibrate::RARE).round(),
         positions.len(),
         positions.len()
     );

@@ -11,17 +11,19 @@
 //! < 32767 never saturates. Kernels with the same codes compute the same
 //! integers, so each is checked for equality with [`conv_scalar`].
 //!
-//! Each layer's output channels are sorted by their largest value on the
+//! Each layer's output channels are sorted by their range on the
 //! positions of [`Calibration`] and split, four at a time, into up to
-//! [`CLASSES`] classes with a step each (the largest value of the class
-//! over the top code), chosen to inject the least rounding noise: a
-//! channel that stays small gets small steps. The codes are stored in
-//! that order, so each class is a run of whole groups of four: a kernel
-//! sums each class apart ([`QLayer::classes`]) and [`Finish`] weighs the
-//! sums by their steps. One step a layer agreed with float on 98.65 % of
-//! top moves; steps a class, measured on 4 818 positions, on over 99 %
-//! (`docs/network.md`). Folding a step a channel into the next layer's
-//! weights would round the weights again, which costs as much.
+//! [`CLASSES`] classes with a step each (the class's widest range over
+//! the top code), chosen to inject the least rounding noise: a channel
+//! that stays small gets small steps. The codes are stored in that order,
+//! so each class is a run of whole groups of four: a kernel sums each
+//! class apart ([`QLayer::classes`]) and [`Finish`] weighs the sums by
+//! their steps. An output past its range (1 in 1 000 on the calibration
+//! positions) takes the top code, and the next layer adds what the code
+//! lacks times its float weights ([`fix_outliers`]): exact, and rare
+//! enough to cost little. Folding a step a channel into the next layer's
+//! weights would round the weights again. Agreement with float, speed:
+//! `docs/network.md`.
 
 use super::calibrate::Calibration;
 use super::paths::Path;
@@ -113,8 +115,15 @@ impl Codes {
             let g1 = best[j][g].1;
             let m = head(g);
             classes.push((g, g1));
-            steps.push(if m > 0.0 { m / top as f32 } else { 1.0 });
+            // channels never positive in calibration: the finest step,
+            // and what passes it is an outlier
+            let finest = steps.last().copied().unwrap_or(1.0);
+            steps.push(if m > 0.0 { m / top as f32 } else { finest });
             (g, j) = (g1, j - 1);
+        }
+        // one class: the channels' own order, stored without a scatter
+        if classes.len() == 1 {
+            order = (0..n).collect();
         }
         let mut place = vec![0; n];
         let mut inv = vec![0.0; n];
@@ -223,6 +232,8 @@ pub struct Finish<'a> {
     relu: bool,
     /// The output's codes: each channel's place and one over its step.
     place: &'a [usize],
+    /// Whether each channel's place is its own index (no scatter).
+    in_order: bool,
     inv: &'a [f32],
     /// The largest code.
     top: f32,
@@ -230,6 +241,10 @@ pub struct Finish<'a> {
     cq: usize,
     fout: &'a mut [f32],
     qout: &'a mut [u8],
+    /// What the input's outliers add, exactly (`c` a cell; empty if none).
+    fix: &'a [f32],
+    /// The outputs past the largest code: cell, channel, what it lacks.
+    outliers: &'a mut Vec<(usize, usize, f32)>,
 }
 
 impl Finish<'_> {
@@ -247,7 +262,10 @@ impl Finish<'_> {
                 *f += s as f32 * m;
             }
         }
-        if let Some(add) = self.add {
+        for add in [self.add, Some(self.fix).filter(|f| !f.is_empty())]
+            .into_iter()
+            .flatten()
+        {
             for (f, &a) in fout.iter_mut().zip(&add[at..at + n]) {
                 *f += a;
             }
@@ -257,11 +275,33 @@ impl Finish<'_> {
                 *f = f.max(0.0);
             }
         }
+        // codes a run of channels at a time in vector lanes, then to their
+        // places (a scatter the compiler leaves scalar)
         let qout = &mut self.qout[cell * self.cq..][..self.cq];
         let (place, inv) = (&self.place[co..co + n], &self.inv[co..co + n]);
-        for ((&f, &p), &inv) in fout.iter().zip(place).zip(inv) {
-            // f >= 0 after the ReLU (negative saturates to 0 anyway)
-            qout[p] = (f * inv + 0.5).min(self.top) as u8;
+        let (top, mut over) = (self.top, false);
+        for ((f, place), inv) in fout.chunks(64).zip(place.chunks(64)).zip(inv.chunks(64)) {
+            let mut codes = [0u8; 64];
+            for ((q, &f), &inv) in codes.iter_mut().zip(f).zip(inv) {
+                // f >= 0 after the ReLU (negative saturates to 0 anyway)
+                let c = f * inv + 0.5;
+                *q = c.min(top) as u8;
+                over |= c > top + 0.5;
+            }
+            if self.in_order {
+                qout[place[0]..][..place.len()].copy_from_slice(&codes[..place.len()]);
+            } else {
+                for (&q, &p) in codes.iter().zip(place) {
+                    qout[p] = q;
+                }
+            }
+        }
+        if over {
+            for (i, (&f, &inv)) in fout.iter().zip(inv).enumerate() {
+                if f * inv + 0.5 > top + 0.5 {
+                    self.outliers.push((cell, co + i, f - top / inv));
+                }
+            }
         }
     }
 }
@@ -273,6 +313,9 @@ pub struct Buffers {
     f: [Vec<f32>; 4],
     q: [Vec<u8>; 2],
     points: Vec<usize>,
+    /// The outliers of a layer's input and of its output; their fix.
+    outliers: [Vec<(usize, usize, f32)>; 2],
+    fix: Vec<f32>,
 }
 
 /// One logit a point (as [`Net::logits`]) by `path`, which must be an
@@ -288,6 +331,8 @@ pub fn run(
 ) -> Vec<f32> {
     let [cur, next, kept, scratch] = &mut b.f;
     let [qcur, qnext] = &mut b.q;
+    let [out_cur, out_next] = &mut b.outliers;
+    out_cur.clear();
     let (pad, c) = (net.pad, net.width);
     let cq = c.next_multiple_of(4);
     let stride = w + 2 * pad;
@@ -334,6 +379,8 @@ pub fn run(
         let relu = l != last;
         match &q.layers[l] {
             Some(ql) => {
+                fix_outliers(layer, grid, out_cur, &mut b.fix);
+                out_next.clear();
                 let codes = &q.codes[l];
                 let mut fin = Finish {
                     mul: &ql.mul,
@@ -342,12 +389,15 @@ pub fn run(
                     add,
                     relu,
                     place: &codes.place,
+                    in_order: codes.place.iter().enumerate().all(|(i, &p)| i == p),
                     inv: &codes.inv,
                     top: q.top as f32,
                     c,
                     cq,
                     fout: next,
                     qout: qnext,
+                    fix: &b.fix,
+                    outliers: out_next,
                 };
                 kernel(path, ql, grid, cq, qcur, &b.points, &mut fin);
             }
@@ -363,8 +413,38 @@ pub fn run(
         }
         std::mem::swap(cur, next);
         std::mem::swap(qcur, qnext);
+        std::mem::swap(out_cur, out_next);
     }
     b.points.iter().map(|&cell| cur[cell * c]).collect()
+}
+
+/// Into `fix` (empty if there are none), what `layer` adds to its sums
+/// for the part of its input's `outliers` past the largest code: that
+/// part times the float weights, in a fixed order (every kernel's
+/// outliers are the same, and so are the sums).
+fn fix_outliers(
+    layer: &super::Layer,
+    g: Grid,
+    outliers: &mut [(usize, usize, f32)],
+    fix: &mut Vec<f32>,
+) {
+    fix.clear();
+    if outliers.is_empty() {
+        return;
+    }
+    outliers.sort_unstable_by_key(|&(cell, ch, _)| (cell, ch));
+    fix.resize(g.stride * (g.h + 2 * g.pad) * g.c, 0.0);
+    let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
+    for &(cell, ch, excess) in outliers.iter() {
+        for tap in 0..k * k {
+            // the output whose window has this input at `tap`
+            let out = cell + (k / 2) * (g.stride + 1) - tap / k * g.stride - tap % k;
+            let w = &layer.w[(tap * cin + ch) * cout..][..cout];
+            for (f, &w) in fix[out * g.c..][..cout].iter_mut().zip(w) {
+                *f += excess * w;
+            }
+        }
+    }
 }
 
 /// One quantised layer's sums into `fin` by `path`'s kernel where it takes
