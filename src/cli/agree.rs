@@ -4,11 +4,16 @@
 //! two policies, and (where the line carries the teacher's top move) how
 //! often each path's likeliest move is the teacher's.
 //!
+//! `tengen bench --net --calibrate FILE`: the 8-bit paths' calibration
+//! table for the network in play, measured on FILE's positions (training
+//! games', none held out), as `src/games/go/net/calibration.txt` holds it.
+//!
 //! FILE holds lines as `tools/teacher/to_planes.py` writes them
 //! (uncompressed): hex of the packed planes of a 19x19 position, then
 //! optionally the teacher's top moves (SGF letters, or `-`) and anything.
 
 use super::ToolError;
+use crate::games::go::net::calibrate::{self, Calibration};
 use crate::games::go::net::{sensible_softmax, Net, Path};
 use crate::games::go::planes;
 
@@ -75,6 +80,34 @@ pub fn run(net: &Net, text: &str, limit: usize) -> Result<String, ToolError> {
         ));
     }
     Ok(out)
+}
+
+/// The calibration table of `net` measured on the first `limit`
+/// positions of `text`.
+pub fn calibrate(net: &Net, text: &str, limit: usize) -> Result<String, ToolError> {
+    let n_planes = planes::PLANES.len();
+    let mut positions = Vec::new();
+    for (k, line) in text.lines().enumerate().take(limit) {
+        let Some(hex) = line.split_whitespace().next() else {
+            continue;
+        };
+        positions.push(unpack(hex, n_planes * 361).ok_or_else(|| {
+            ToolError::input(format!("line {}: not the hex of 19x19 planes", k + 1))
+        })?);
+    }
+    if positions.is_empty() {
+        return Err(ToolError::input("no position to calibrate on"));
+    }
+    let comment = format!(
+        "The 8-bit paths' calibration: each layer's channels' ranges (the value\n\
+         1 in {} of its outputs pass) on {} positions of training games\n\
+         (docs/network.md, inference paths), made by\n\
+         tengen bench --net --calibrate FILE --limit {}",
+        (1.0 / calibrate::RARE).round(),
+        positions.len(),
+        positions.len()
+    );
+    Ok(Calibration::measure(net, &positions).to_text(net, &comment))
 }
 
 /// `n` bits from `hex` (least significant first), one a byte; none if

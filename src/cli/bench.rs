@@ -28,6 +28,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     // a file alone asks for the network bench, as --net does
     let net = (super::install_net_file(&mut args)? && !search) || net_switch;
     let agree: Option<String> = parse_flag(&mut args, "--agree")?;
+    let calibrate: Option<String> = parse_flag(&mut args, "--calibrate")?;
     let limit: Option<usize> = parse_flag(&mut args, "--limit")?;
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
@@ -61,13 +62,23 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     if search {
         return Ok(search_bench(size, seconds, count, seed, config));
     }
+    if let Some(path) = calibrate {
+        if agree.is_some() {
+            return Err(ToolError::usage("--calibrate and --agree: one at a time"));
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ToolError::input(format!("--calibrate {path}: {e}")))?;
+        return super::agree::calibrate(Net::active(), &text, limit.unwrap_or(usize::MAX));
+    }
     if let Some(path) = agree {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| ToolError::input(format!("--agree {path}: {e}")))?;
         return super::agree::run(Net::active(), &text, limit.unwrap_or(usize::MAX));
     }
     if limit.is_some() {
-        return Err(ToolError::usage("--limit counts the positions of --agree"));
+        return Err(ToolError::usage(
+            "--limit counts the positions of --agree or --calibrate",
+        ));
     }
     if net {
         // the start-up cost: reading (decoding) the built-in network, unless

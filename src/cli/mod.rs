@@ -32,13 +32,14 @@ usage:
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
                [--search [--playouts N] [--set NAME=VALUE]...]
-               [--net] [--net-file FILE] [--agree FILE [--limit N]]
+               [--net] [--net-file FILE] [--agree|--calibrate FILE [--limit N]]
                          playouts per second, one thread (--net: policy
                          network evaluations and their likeliest moves,
                          then ms an evaluation by each path the CPU runs;
                          --net-file: with that network, not the built-in;
                          --agree: each 8-bit path against float on the
-                         positions of to_planes.py's output)
+                         positions of to_planes.py's output; --calibrate:
+                         the 8-bit paths' table, measured on such positions)
   tengen gtp [--seconds S] [--set NAME=VALUE]... [--net-file FILE]
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)

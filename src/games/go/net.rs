@@ -30,6 +30,7 @@
 use super::planes;
 use crate::go::{Board, Color, Point};
 use builtin::BUILTIN;
+use calibrate::Calibration;
 use format::Reader;
 pub use paths::Path;
 use std::borrow::Cow;
@@ -73,6 +74,9 @@ pub struct Net {
     /// The layers in 8 bits, made on first use by an 8-bit path: codes
     /// up to 127, then up to 255 ([`int8::top`]).
     int8: [OnceLock<int8::Quantised>; 2],
+    /// What the 8-bit paths know of the activations (the built-in table
+    /// if it is this network's, unless set).
+    calibration: OnceLock<Calibration>,
 }
 
 impl Net {
@@ -177,6 +181,7 @@ impl Net {
             value,
             path: Path::chosen(),
             int8: [OnceLock::new(), OnceLock::new()],
+            calibration: OnceLock::new(),
         })
     }
 
@@ -239,6 +244,19 @@ impl Net {
         (logits, value)
     }
 
+    /// The 8-bit paths' calibration ([`Calibration::for_net`] unless
+    /// [`Net::calibrate`] set one).
+    pub fn calibration(&self) -> &Calibration {
+        self.calibration.get_or_init(|| Calibration::for_net(self))
+    }
+
+    /// Sets the 8-bit paths' calibration, before their first use.
+    pub fn calibrate(&self, cal: Calibration) -> Result<(), String> {
+        self.calibration
+            .set(cal)
+            .map_err(|_| "the 8-bit paths are calibrated already".to_string())
+    }
+
     /// [`Net::logits`] computed by `path` (one this CPU runs).
     pub fn logits_by(&self, path: Path, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
         thread_local! {
@@ -246,7 +264,8 @@ impl Net {
         }
         if path.is_int8() {
             let top = int8::top(path);
-            let q = self.int8[(top > 127) as usize].get_or_init(|| int8::Quantised::new(self, top));
+            let q = self.int8[(top > 127) as usize]
+                .get_or_init(|| int8::Quantised::new(self, self.calibration(), top));
             return BUFFERS8
                 .with(|cell| int8::run(self, q, path, planes, w, h, &mut cell.borrow_mut()));
         }
@@ -546,6 +565,8 @@ mod format;
 #[path = "net/paths.rs"]
 mod paths;
 
+#[path = "net/calibrate.rs"]
+pub mod calibrate;
 #[path = "net/int8.rs"]
 mod int8;
 

@@ -5,6 +5,9 @@
 //! weights an output channel. Each weight vector loaded serves the `P`
 //! points; each broadcast the `C` vectors.
 //!
+//! The input's classes (`int8.rs`: runs of groups with a step each) are
+//! summed apart, one after another, and handed to [`Finish`] together.
+//!
 //! A kernel file (`vnni512.rs`, ...) implements [`Dot`] with its
 //! instructions and calls [`conv`] from a function compiled for its CPU
 //! features: [`conv`] and the [`Dot`] methods are inlined into it.
@@ -31,6 +34,7 @@ pub trait Dot {
 
 /// The widest block of output channels a kernel sums at once.
 const MAX_CHANNELS: usize = 64;
+const MAX_SUMS: usize = MAX_CHANNELS * super::int8::CLASSES;
 
 /// One layer's sums for `points` (padded cells), `cq` codes a cell in
 /// rows of `stride` cells, into `fin`; `layer.cout` must be a multiple of
@@ -51,7 +55,11 @@ pub unsafe fn conv<D: Dot, const P: usize, const C: usize>(
 ) {
     let width = C * D::LANES;
     assert!(width <= MAX_CHANNELS && layer.cout.is_multiple_of(width));
+    assert!(layer.classes.len() <= super::int8::CLASSES);
+    let n = width * layer.classes.len();
     let reach = (layer.k / 2) * (stride + 1);
+    // each point's sums, a class after another (every one read is written)
+    let mut sums = [[0i32; MAX_SUMS]; P];
     for co in (0..layer.cout).step_by(width) {
         for chunk in points.chunks(P) {
             // a short last chunk repeats its last point
@@ -59,20 +67,23 @@ pub unsafe fn conv<D: Dot, const P: usize, const C: usize>(
                 let cell = chunk[p.min(chunk.len() - 1)];
                 input.as_ptr().add((cell - reach) * cq)
             });
-            let acc = block::<D, P, C>(layer, stride, cq, corners, co);
-            let mut sums = [0i32; MAX_CHANNELS];
-            for (&cell, acc) in chunk.iter().zip(&acc) {
-                for (j, &v) in acc.iter().enumerate() {
-                    D::store(sums.as_mut_ptr().add(j * D::LANES), v);
+            for (i, &groups) in layer.classes.iter().enumerate() {
+                let acc = block::<D, P, C>(layer, stride, cq, corners, co, groups);
+                for (sums, acc) in sums.iter_mut().zip(&acc) {
+                    for (j, &v) in acc.iter().enumerate() {
+                        D::store(sums.as_mut_ptr().add(i * width + j * D::LANES), v);
+                    }
                 }
-                fin.put(cell, co, &sums[..width]);
+            }
+            for (&cell, sums) in chunk.iter().zip(&sums) {
+                fin.put(cell, co, &sums[..n]);
             }
         }
     }
 }
 
-/// The sums of output channels `co..co + C * LANES` for the `P` points
-/// whose kernel windows start at `corners`.
+/// The sums of output channels `co..co + C * LANES` over input groups
+/// `g0..g1` for the `P` points whose kernel windows start at `corners`.
 #[inline(always)]
 unsafe fn block<D: Dot, const P: usize, const C: usize>(
     layer: &QLayer,
@@ -80,14 +91,18 @@ unsafe fn block<D: Dot, const P: usize, const C: usize>(
     cq: usize,
     corners: [*const u8; P],
     co: usize,
+    (g0, g1): (usize, usize),
 ) -> [[D::V; C]; P] {
     let (k, cout, groups) = (layer.k, layer.cout, layer.groups);
     let mut acc = [[D::zero(); C]; P];
-    let mut w = layer.w.as_ptr().add(co * 4);
     for ky in 0..k {
         for kx in 0..k {
             let tap = (ky * stride + kx) * cq;
-            for g in 0..groups {
+            let mut w = layer
+                .w
+                .as_ptr()
+                .add((((ky * k + kx) * groups + g0) * cout + co) * 4);
+            for g in g0..g1 {
                 let wv: [D::V; C] = std::array::from_fn(|j| D::load(w.add(j * 4 * D::LANES)));
                 for (p, acc) in acc.iter_mut().enumerate() {
                     let a = D::splat(corners[p].add(tap + 4 * g));

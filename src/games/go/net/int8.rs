@@ -11,16 +11,27 @@
 //! < 32767 never saturates. Kernels with the same codes compute the same
 //! integers, so each is checked for equality with [`conv_scalar`].
 //!
-//! The step of each layer's output (its codes' unit) is calibrated when
-//! the network is first used in 8 bits: the float network runs on the
-//! positions of `calibration.txt` (from training games, none of them held
-//! out), and the step is the layer's largest output there over the top
-//! code. (Clipping the rarest outputs, a step at the 99.99th percentile,
-//! or one step a channel, folded into the next layer's weights, agreed
-//! less often with float on held-out positions: `bench --net --agree`.)
+//! Each layer's output channels are sorted by their range on the
+//! positions of [`Calibration`] and split, four at a time, into up to
+//! [`CLASSES`] classes with a step each (the class's widest range over
+//! the top code), chosen to inject the least rounding noise: a channel
+//! that stays small gets small steps. The codes are stored in that order,
+//! so each class is a run of whole groups of four: a kernel sums each
+//! class apart ([`QLayer::classes`]) and [`Finish`] weighs the sums by
+//! their steps. An output past its range (1 in 1 000 on the calibration
+//! positions) takes the top code, and the next layer adds what the code
+//! lacks times its float weights ([`fix_outliers`]): exact, and rare
+//! enough to cost little. Folding a step a channel into the next layer's
+//! weights would round the weights again. Agreement with float, speed:
+//! `docs/network.md`.
 
+use super::calibrate::Calibration;
 use super::paths::Path;
 use super::{conv, planes, pooled_bias, Grid, Net, Step};
+
+/// The most classes of steps a layer's outputs are split into: each
+/// costs a kernel a store of its sums and [`Finish`] a multiply-add.
+pub const CLASSES: usize = 4;
 
 /// The largest code of an activation on `path`.
 pub fn top(path: Path) -> i32 {
@@ -35,45 +46,142 @@ pub fn top(path: Path) -> i32 {
 pub struct QLayer {
     pub k: usize,
     pub cout: usize,
-    /// Input channels in fours (the last four zero-padded).
+    /// Input groups of four codes (the last zero-padded).
     pub groups: usize,
     /// Kernel row, kernel column, group, output channel, then the group's
-    /// four input channels: the four bytes a `vpdpbusd` lane multiplies.
+    /// four inputs (in their codes' order): the four bytes a `vpdpbusd`
+    /// lane multiplies.
     pub w: Vec<i8>,
-    /// What the sums are multiplied by (the input's step times the
-    /// channel's weight scale), an output channel.
+    /// The input's classes: runs of groups with one step each, summed
+    /// apart.
+    pub classes: Vec<(usize, usize)>,
+    /// What a class's sums are multiplied by (its step times the output
+    /// channel's weight scale): a row of `cout` a class.
     mul: Vec<f32>,
 }
 
+/// Where a layer's output channels go in the codes and at what step.
+struct Codes {
+    /// Each channel's place among the codes.
+    place: Vec<usize>,
+    /// One over each channel's step.
+    inv: Vec<f32>,
+    /// The classes: runs of groups of four places, and their steps.
+    classes: Vec<(usize, usize)>,
+    steps: Vec<f32>,
+}
+
+impl Codes {
+    /// The input planes: 0 or 1, a step of 1, in order.
+    fn planes(n: usize) -> Codes {
+        Codes {
+            place: (0..n).collect(),
+            inv: vec![1.0; n],
+            classes: vec![(0, n.div_ceil(4))],
+            steps: vec![1.0],
+        }
+    }
+
+    /// Channels whose largest values are `most`, codes up to `top`: sorted
+    /// by their largest value, in fours, split into classes to minimise
+    /// the sum over channels of their step squared (rounding noise).
+    fn new(most: &[f32], top: i32) -> Codes {
+        let n = most.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| most[b].total_cmp(&most[a]));
+        let groups = n.div_ceil(4);
+        // a class starting at group g is as coarse as its first channel
+        let head = |g: usize| most[order[4 * g]].max(0.0);
+        let size = |g0: usize, g1: usize| (4 * g1).min(n) - 4 * g0;
+        let cost = |g0: usize, g1: usize| head(g0).powi(2) * size(g0, g1) as f32;
+        // best[j][g]: the least cost of groups g.. in at most j classes,
+        // and where the first of them ends
+        let mut best = vec![vec![(f32::INFINITY, groups); groups + 1]; CLASSES + 1];
+        for row in &mut best {
+            row[groups].0 = 0.0;
+        }
+        for j in 1..=CLASSES {
+            for g0 in (0..groups).rev() {
+                for g1 in g0 + 1..=groups {
+                    let c = cost(g0, g1) + best[j - 1][g1].0;
+                    if c < best[j][g0].0 {
+                        best[j][g0] = (c, g1);
+                    }
+                }
+            }
+        }
+        let (mut classes, mut steps, mut g, mut j) = (Vec::new(), Vec::new(), 0, CLASSES);
+        while g < groups {
+            let g1 = best[j][g].1;
+            let m = head(g);
+            classes.push((g, g1));
+            // channels never positive in calibration: the finest step,
+            // and what passes it is an outlier
+            let finest = steps.last().copied().unwrap_or(1.0);
+            steps.push(if m > 0.0 { m / top as f32 } else { finest });
+            (g, j) = (g1, j - 1);
+        }
+        // one class: the channels' own order, stored without a scatter
+        if classes.len() == 1 {
+            order = (0..n).collect();
+        }
+        let mut place = vec![0; n];
+        let mut inv = vec![0.0; n];
+        for (at, &ch) in order.iter().enumerate() {
+            place[ch] = at;
+            let class = classes.iter().position(|&(_, g1)| at < 4 * g1).unwrap_or(0);
+            inv[ch] = 1.0 / steps[class];
+        }
+        Codes {
+            place,
+            inv,
+            classes,
+            steps,
+        }
+    }
+}
+
 /// The network's layers in 8 bits (none for a layer left in float: the
-/// last), the step of each layer's output codes, the largest code.
+/// last), where each layer's output codes go, the largest code.
 pub struct Quantised {
     layers: Vec<Option<QLayer>>,
-    steps: Vec<f32>,
+    codes: Vec<Codes>,
     top: i32,
 }
 
 impl Quantised {
-    /// The quantised form of `net` with codes up to `top`, its steps
-    /// calibrated on the positions of `calibration.txt`.
-    pub fn new(net: &Net, top: i32) -> Quantised {
-        let steps = calibrate(net, &calibration_planes(), top);
+    /// The quantised form of `net` with codes up to `top`, its steps from
+    /// `cal`.
+    pub fn new(net: &Net, cal: &Calibration, top: i32) -> Quantised {
+        let codes: Vec<Codes> = cal.most.iter().map(|m| Codes::new(m, top)).collect();
         let last = net.layers.len() - 1;
+        let input = Codes::planes(planes::PLANES.len());
         let layers = net
             .layers
             .iter()
             .enumerate()
             .map(|(l, layer)| {
-                let input_step = if l == 0 { 1.0 } else { steps[l - 1] };
-                (l != last).then(|| QLayer::new(layer, input_step))
+                let from = if l == 0 { &input } else { &codes[l - 1] };
+                (l != last).then(|| QLayer::new(layer, from))
             })
             .collect();
-        Quantised { layers, steps, top }
+        Quantised { layers, codes, top }
+    }
+
+    /// The most classes any layer's input has.
+    #[cfg(test)]
+    pub fn most_classes(&self) -> usize {
+        self.layers
+            .iter()
+            .flatten()
+            .map(|l| l.classes.len())
+            .max()
+            .unwrap_or(0)
     }
 }
 
 impl QLayer {
-    fn new(layer: &super::Layer, input_step: f32) -> QLayer {
+    fn new(layer: &super::Layer, input: &Codes) -> QLayer {
         let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
         let groups = cin.div_ceil(4);
         // one scale an output channel, its largest weight at 127: an int8
@@ -88,93 +196,76 @@ impl QLayer {
         let mut w = vec![0i8; k * k * groups * cout * 4];
         for tap in 0..k * k {
             for ci in 0..cin {
+                let at = input.place[ci];
                 for (co, s) in scale.iter().enumerate() {
                     let v = layer.w[(tap * cin + ci) * cout + co] / s;
-                    let at = ((tap * groups + ci / 4) * cout + co) * 4 + ci % 4;
-                    w[at] = v.round().clamp(-127.0, 127.0) as i8;
+                    w[((tap * groups + at / 4) * cout + co) * 4 + at % 4] =
+                        v.round().clamp(-127.0, 127.0) as i8;
                 }
             }
         }
-        let mul = scale.iter().map(|s| s * input_step).collect();
+        let mul = input
+            .steps
+            .iter()
+            .flat_map(|step| scale.iter().map(move |s| s * step))
+            .collect();
         QLayer {
             k,
             cout,
             groups,
             w,
+            classes: input.classes.clone(),
             mul,
         }
     }
 }
 
-/// The positions the steps are calibrated on: planes of 19x19 boards.
-fn calibration_planes() -> Vec<Vec<u8>> {
-    let area = 361;
-    include_str!("calibration.txt")
-        .lines()
-        .filter_map(|line| {
-            let hex = line.split_whitespace().next()?;
-            let bits: Vec<u8> = (0..hex.len() / 2)
-                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
-                .collect();
-            let n = planes::PLANES.len() * area;
-            (bits.len() * 8 >= n).then(|| (0..n).map(|i| (bits[i / 8] >> (i % 8)) & 1).collect())
-        })
-        .collect()
-}
-
-/// Each layer's output step: its largest output on `positions` over
-/// `top` (1 for a layer never positive).
-fn calibrate(net: &Net, positions: &[Vec<u8>], top: i32) -> Vec<f32> {
-    let mut most = vec![0f32; net.layers.len()];
-    for planes in positions {
-        let mut seen = |l: usize, g: Grid, out: &[f32]| {
-            let cout = net.layers[l].cout;
-            for y in 0..g.h {
-                for x in 0..g.w {
-                    let at = ((y + g.pad) * g.stride + x + g.pad) * g.c;
-                    most[l] = out[at..at + cout].iter().fold(most[l], |m, &v| m.max(v));
-                }
-            }
-        };
-        net.observe(planes, 19, 19, &mut seen);
-    }
-    most.iter()
-        .map(|&m| if m > 0.0 { m / top as f32 } else { 1.0 })
-        .collect()
-}
-
-/// What becomes of a layer's sums: times `mul`, plus the biases and the
-/// residual `add`, the ReLU; stored in float (`fout`, `c` values a cell)
-/// and as codes of the output's step (`qout`, `cq` a cell).
+/// What becomes of a layer's sums: each class's times its `mul`, plus
+/// the biases and the residual `add`, the ReLU; stored in float (`fout`,
+/// `c` values a cell) and as codes (`qout`, `cq` a cell) in their places.
 pub struct Finish<'a> {
+    /// A row of `cout` a class of the input.
     mul: &'a [f32],
+    cout: usize,
     bias: &'a [f32],
     add: Option<&'a [f32]>,
     relu: bool,
-    /// One over the output's step.
-    inv: f32,
+    /// The output's codes: each channel's place and one over its step.
+    place: &'a [usize],
+    /// Whether each channel's place is its own index (no scatter).
+    in_order: bool,
+    inv: &'a [f32],
     /// The largest code.
     top: f32,
     c: usize,
     cq: usize,
     fout: &'a mut [f32],
     qout: &'a mut [u8],
+    /// What the input's outliers add, exactly (`c` a cell; empty if none).
+    fix: &'a [f32],
+    /// The outputs past the largest code: cell, channel, what it lacks.
+    outliers: &'a mut Vec<(usize, usize, f32)>,
 }
 
 impl Finish<'_> {
-    /// Finishes the sums of output channels `co..co + sums.len()` of the
-    /// point at `cell`. Inlined into each kernel, so that it runs with
-    /// that kernel's instructions.
+    /// Finishes output channels `co..co + n` of the point at `cell` from
+    /// `sums`: `n` sums for each class of the input, in turn. Inlined into
+    /// each kernel, so that it runs with that kernel's instructions.
     #[inline(always)]
     pub fn put(&mut self, cell: usize, co: usize, sums: &[i32]) {
-        let n = sums.len();
-        let (at, aq) = (cell * self.c + co, cell * self.cq + co);
+        let n = sums.len() / (self.mul.len() / self.cout);
+        let at = cell * self.c + co;
         let fout = &mut self.fout[at..at + n];
-        let (mul, bias) = (&self.mul[co..co + n], &self.bias[co..co + n]);
-        for i in 0..n {
-            fout[i] = sums[i] as f32 * mul[i] + bias[i];
+        fout.copy_from_slice(&self.bias[co..co + n]);
+        for (row, sums) in self.mul.chunks_exact(self.cout).zip(sums.chunks_exact(n)) {
+            for ((f, &m), &s) in fout.iter_mut().zip(&row[co..co + n]).zip(sums) {
+                *f += s as f32 * m;
+            }
         }
-        if let Some(add) = self.add {
+        for add in [self.add, Some(self.fix).filter(|f| !f.is_empty())]
+            .into_iter()
+            .flatten()
+        {
             for (f, &a) in fout.iter_mut().zip(&add[at..at + n]) {
                 *f += a;
             }
@@ -184,10 +275,33 @@ impl Finish<'_> {
                 *f = f.max(0.0);
             }
         }
-        let inv = self.inv;
-        for (q, &f) in self.qout[aq..aq + n].iter_mut().zip(&*fout) {
-            // f >= 0 after the ReLU (negative saturates to 0 anyway)
-            *q = (f * inv + 0.5).min(self.top) as u8;
+        // codes a run of channels at a time in vector lanes, then to their
+        // places (a scatter the compiler leaves scalar)
+        let qout = &mut self.qout[cell * self.cq..][..self.cq];
+        let (place, inv) = (&self.place[co..co + n], &self.inv[co..co + n]);
+        let (top, mut over) = (self.top, false);
+        for ((f, place), inv) in fout.chunks(64).zip(place.chunks(64)).zip(inv.chunks(64)) {
+            let mut codes = [0u8; 64];
+            for ((q, &f), &inv) in codes.iter_mut().zip(f).zip(inv) {
+                // f >= 0 after the ReLU (negative saturates to 0 anyway)
+                let c = f * inv + 0.5;
+                *q = c.min(top) as u8;
+                over |= c > top + 0.5;
+            }
+            if self.in_order {
+                qout[place[0]..][..place.len()].copy_from_slice(&codes[..place.len()]);
+            } else {
+                for (&q, &p) in codes.iter().zip(place) {
+                    qout[p] = q;
+                }
+            }
+        }
+        if over {
+            for (i, (&f, &inv)) in fout.iter().zip(inv).enumerate() {
+                if f * inv + 0.5 > top + 0.5 {
+                    self.outliers.push((cell, co + i, f - top / inv));
+                }
+            }
         }
     }
 }
@@ -199,6 +313,9 @@ pub struct Buffers {
     f: [Vec<f32>; 4],
     q: [Vec<u8>; 2],
     points: Vec<usize>,
+    /// The outliers of a layer's input and of its output; their fix.
+    outliers: [Vec<(usize, usize, f32)>; 2],
+    fix: Vec<f32>,
 }
 
 /// One logit a point (as [`Net::logits`]) by `path`, which must be an
@@ -214,6 +331,8 @@ pub fn run(
 ) -> Vec<f32> {
     let [cur, next, kept, scratch] = &mut b.f;
     let [qcur, qnext] = &mut b.q;
+    let [out_cur, out_next] = &mut b.outliers;
+    out_cur.clear();
     let (pad, c) = (net.pad, net.width);
     let cq = c.next_multiple_of(4);
     let stride = w + 2 * pad;
@@ -260,17 +379,25 @@ pub fn run(
         let relu = l != last;
         match &q.layers[l] {
             Some(ql) => {
+                fix_outliers(layer, grid, out_cur, &mut b.fix);
+                out_next.clear();
+                let codes = &q.codes[l];
                 let mut fin = Finish {
                     mul: &ql.mul,
+                    cout: ql.cout,
                     bias: &bias,
                     add,
                     relu,
-                    inv: 1.0 / q.steps[l],
+                    place: &codes.place,
+                    in_order: codes.place.iter().enumerate().all(|(i, &p)| i == p),
+                    inv: &codes.inv,
                     top: q.top as f32,
                     c,
                     cq,
                     fout: next,
                     qout: qnext,
+                    fix: &b.fix,
+                    outliers: out_next,
                 };
                 kernel(path, ql, grid, cq, qcur, &b.points, &mut fin);
             }
@@ -286,8 +413,38 @@ pub fn run(
         }
         std::mem::swap(cur, next);
         std::mem::swap(qcur, qnext);
+        std::mem::swap(out_cur, out_next);
     }
     b.points.iter().map(|&cell| cur[cell * c]).collect()
+}
+
+/// Into `fix` (empty if there are none), what `layer` adds to its sums
+/// for the part of its input's `outliers` past the largest code: that
+/// part times the float weights, in a fixed order (every kernel's
+/// outliers are the same, and so are the sums).
+fn fix_outliers(
+    layer: &super::Layer,
+    g: Grid,
+    outliers: &mut [(usize, usize, f32)],
+    fix: &mut Vec<f32>,
+) {
+    fix.clear();
+    if outliers.is_empty() {
+        return;
+    }
+    outliers.sort_unstable_by_key(|&(cell, ch, _)| (cell, ch));
+    fix.resize(g.stride * (g.h + 2 * g.pad) * g.c, 0.0);
+    let (k, cin, cout) = (layer.k, layer.cin, layer.cout);
+    for &(cell, ch, excess) in outliers.iter() {
+        for tap in 0..k * k {
+            // the output whose window has this input at `tap`
+            let out = cell + (k / 2) * (g.stride + 1) - tap / k * g.stride - tap % k;
+            let w = &layer.w[(tap * cin + ch) * cout..][..cout];
+            for (f, &w) in fix[out * g.c..][..cout].iter_mut().zip(w) {
+                *f += excess * w;
+            }
+        }
+    }
 }
 
 /// One quantised layer's sums into `fin` by `path`'s kernel where it takes
@@ -323,7 +480,8 @@ fn kernel(
     conv_scalar(ql, g.stride, cq, input, points, fin)
 }
 
-/// The integer reference: each point's sums in plain loops.
+/// The integer reference: each point's sums in plain loops, a class of
+/// the input at a time.
 pub fn conv_scalar(
     ql: &QLayer,
     stride: usize,
@@ -333,16 +491,19 @@ pub fn conv_scalar(
     fin: &mut Finish,
 ) {
     let (k, cout, groups) = (ql.k, ql.cout, ql.groups);
-    let mut sums = vec![0i32; cout];
+    let mut sums = vec![0i32; ql.classes.len() * cout];
     for &cell in points {
         sums.fill(0);
         let corner = cell - (k / 2) * (stride + 1);
-        for tap in 0..k * k {
-            let a = &input[(corner + tap / k * stride + tap % k) * cq..][..groups * 4];
-            let w = &ql.w[tap * groups * cout * 4..][..groups * cout * 4];
-            for (g, a) in a.chunks_exact(4).enumerate() {
-                for (s, w) in sums.iter_mut().zip(w[g * cout * 4..].chunks_exact(4)) {
-                    *s += (0..4).map(|j| a[j] as i32 * w[j] as i32).sum::<i32>();
+        for (&(g0, g1), sums) in ql.classes.iter().zip(sums.chunks_exact_mut(cout)) {
+            for tap in 0..k * k {
+                let a = &input[(corner + tap / k * stride + tap % k) * cq..][..groups * 4];
+                let w = &ql.w[tap * groups * cout * 4..][..groups * cout * 4];
+                for g in g0..g1 {
+                    let a = &a[4 * g..4 * g + 4];
+                    for (s, w) in sums.iter_mut().zip(w[g * cout * 4..].chunks_exact(4)) {
+                        *s += (0..4).map(|j| a[j] as i32 * w[j] as i32).sum::<i32>();
+                    }
                 }
             }
         }

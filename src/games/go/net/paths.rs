@@ -29,9 +29,9 @@ pub const VARIABLE: &str = "TENGEN_NET_PATH";
 
 impl Path {
     /// Every path, the preferred first where the CPU runs it. On an AMD
-    /// EPYC (Zen 4) `tengen bench --net` timed vnni512 2.6 times faster
-    /// than float, vnni256 2.4, AVX2's 8 bits 1.1 - 1.4 times, with
-    /// 7-bit codes that agree less with float: float stays ahead of it.
+    /// EPYC (Zen 4) `tengen bench --net` timed vnni512 1.8 times faster
+    /// than float, vnni256 1.6, AVX2's 8 bits about as fast, with 7-bit
+    /// codes that agree less with float: float stays ahead of it.
     pub const ALL: [Path; 5] = [
         Path::Vnni512,
         Path::Vnni256,

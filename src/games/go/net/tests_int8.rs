@@ -4,6 +4,7 @@
 use super::tests::weight_file;
 use super::*;
 use crate::go::Move;
+use calibrate::Calibration;
 
 /// Input planes.
 const P: usize = planes::PLANES.len();
@@ -45,7 +46,9 @@ fn every_int8_kernel_computes_the_reference_sums() {
     assert!(paths.contains(&Path::Int8Scalar));
     // AVX2's codes go up to 127, not 255: its reference is the scalar
     // kernel on those codes
-    let q127 = int8::Quantised::new(&net, 127);
+    let q127 = int8::Quantised::new(&net, net.calibration(), 127);
+    // the kernels sum classes apart: some layer has several
+    assert!(q127.most_classes() > 1);
     let mut buffers = int8::Buffers::default();
     for w in 1..=19 {
         let h = [19, 1, 7, w][w % 4];
@@ -60,6 +63,61 @@ fn every_int8_kernel_computes_the_reference_sums() {
         }
         // and not by chance: the float net differs from the integers
         assert_ne!(net.logits_by(Path::Float, &planes, w, h), *want);
+    }
+}
+
+/// `net` with its weights rounded as an int8 file's are (its largest at
+/// 127 an output channel): the 8-bit paths then use them exactly.
+fn int8_weights(mut net: Net) -> Net {
+    for l in &mut net.layers {
+        let cout = l.cout;
+        let mut scale = vec![0f32; cout];
+        for (i, &w) in l.w.iter().enumerate() {
+            scale[i % cout] = scale[i % cout].max(w.abs() / 127.0);
+        }
+        for (i, w) in l.w.iter_mut().enumerate() {
+            *w = (*w / scale[i % cout]).round() * scale[i % cout];
+        }
+        l.wino = transformed(l.k, l.cin, cout, &l.w);
+    }
+    net
+}
+
+#[test]
+fn outputs_past_the_largest_code_are_added_exactly() {
+    // ranges a hundredth of the calibrated ones: fine steps, and most
+    // outputs past the codes, added apart in float
+    let layers = [
+        (5, P, 32),
+        (3, 32, 32),
+        (3, 32, 32),
+        (1, 32, 16),
+        (1, 16, 1),
+    ];
+    let skips = [false, false, true, false, false];
+    let pooled = [false, false, true, true, false];
+    let net = int8_weights(Net::from_bytes(&weight_file(&layers, &skips, &pooled, 23)).unwrap());
+    let mut cal = net.calibration().clone();
+    cal.most.iter_mut().flatten().for_each(|m| *m /= 100.0);
+    let mut buffers = int8::Buffers::default();
+    for top in [127, 255] {
+        let q = int8::Quantised::new(&net, &cal, top);
+        for w in [1, 4, 19] {
+            let planes = planes::encode(&board(w, w));
+            let float = net.logits_by(Path::Float, &planes, w, w);
+            let want = int8::run(&net, &q, Path::Int8Scalar, &planes, w, w, &mut buffers);
+            let scale = float.iter().fold(1e-3f32, |m, v| m.max(v.abs()));
+            for (a, b) in want.iter().zip(&float) {
+                assert!(
+                    (a - b).abs() < 1e-3 * scale,
+                    "{top} on {w}x{w}: {a} against {b}"
+                );
+            }
+            for p in int8_paths().into_iter().filter(|&p| int8::top(p) == top) {
+                let got = int8::run(&net, &q, p, &planes, w, w, &mut buffers);
+                assert_eq!(got, want, "{p} on {w}x{w}");
+            }
+        }
     }
 }
 
@@ -92,6 +150,24 @@ fn the_builtin_network_in_int8_agrees_with_float() {
         assert!(worst < 0.03, "{path}: total variation up to {worst}");
         assert!(worst > 0.0, "{path} is not float");
     }
+}
+
+#[test]
+fn calibration_tables_are_read_back_for_their_network_only() {
+    let layers = [(3, P, 16), (3, 16, 16), (1, 16, 1)];
+    let file = |seed| weight_file(&layers, &[false; 3], &[false; 3], seed);
+    let (net, other) = (
+        Net::from_bytes(&file(3)).unwrap(),
+        Net::from_bytes(&file(4)).unwrap(),
+    );
+    let cal = net.calibration().clone();
+    assert_eq!(cal.most.len(), 2);
+    assert!(cal.most.iter().flatten().any(|&m| m > 0.0));
+    let text = cal.to_text(&net, "a comment\nover two lines");
+    assert_eq!(Calibration::parse(&text, &net), Ok(cal));
+    assert!(Calibration::parse(&text, &other).is_err());
+    let short: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+    assert!(Calibration::parse(&short, &net).is_err());
 }
 
 #[test]
