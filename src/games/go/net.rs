@@ -218,9 +218,8 @@ impl Net {
     }
 
     /// [`Net::logits`], and the value head's read of the position when the
-    /// network has one and `to_move` says whose turn it is. The 8-bit
-    /// paths do not carry the value head yet: with one, the pass is the
-    /// float path's.
+    /// network has one and `to_move` says whose turn it is (on any path:
+    /// the head reads the float outputs every path keeps).
     fn forward(
         &self,
         planes: &[u8],
@@ -232,7 +231,7 @@ impl Net {
             return (self.logits(planes, w, h), None);
         };
         let mut value = None;
-        let logits = self.observe(planes, w, h, &mut |l, g, out| {
+        let logits = self.observe_by(self.path, planes, w, h, &mut |l, g, out| {
             if l == head.tap {
                 let points = (0..g.w * g.h).map(|i| {
                     let at = ((i / g.w + g.pad) * g.stride + i % g.w + g.pad) * g.c;
@@ -259,6 +258,18 @@ impl Net {
 
     /// [`Net::logits`] computed by `path` (one this CPU runs).
     pub fn logits_by(&self, path: Path, planes: &[u8], w: usize, h: usize) -> Vec<f32> {
+        self.observe_by(path, planes, w, h, &mut |_, _, _| {})
+    }
+
+    /// [`Net::logits_by`], showing `seen` each layer's output in float.
+    fn observe_by(
+        &self,
+        path: Path,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        seen: &mut dyn FnMut(usize, Grid, &[f32]),
+    ) -> Vec<f32> {
         thread_local! {
             static BUFFERS8: RefCell<int8::Buffers> = RefCell::default();
         }
@@ -266,10 +277,11 @@ impl Net {
             let top = int8::top(path);
             let q = self.int8[(top > 127) as usize]
                 .get_or_init(|| int8::Quantised::new(self, self.calibration(), top));
-            return BUFFERS8
-                .with(|cell| int8::run(self, q, path, planes, w, h, &mut cell.borrow_mut()));
+            return BUFFERS8.with(|cell| {
+                int8::run(self, q, path, planes, (w, h), &mut cell.borrow_mut(), seen)
+            });
         }
-        self.observe(planes, w, h, &mut |_, _, _| {})
+        self.observe(planes, w, h, seen)
     }
 
     /// [`Net::logits`] in float, showing `seen` each layer's output.

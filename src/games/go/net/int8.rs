@@ -31,7 +31,7 @@ use super::{conv, planes, pooled_bias, Grid, Net, Step};
 
 /// The most classes of steps a layer's outputs are split into: each
 /// costs a kernel a store of its sums and [`Finish`] a multiply-add.
-pub const CLASSES: usize = 4;
+pub const CLASSES: usize = 2;
 
 /// The largest code of an activation on `path`.
 pub fn top(path: Path) -> i32 {
@@ -325,9 +325,9 @@ pub fn run(
     q: &Quantised,
     path: Path,
     planes: &[u8],
-    w: usize,
-    h: usize,
+    (w, h): (usize, usize),
     b: &mut Buffers,
+    seen: &mut dyn FnMut(usize, Grid, &[f32]),
 ) -> Vec<f32> {
     let [cur, next, kept, scratch] = &mut b.f;
     let [qcur, qnext] = &mut b.q;
@@ -414,6 +414,7 @@ pub fn run(
         std::mem::swap(cur, next);
         std::mem::swap(qcur, qnext);
         std::mem::swap(out_cur, out_next);
+        seen(l, grid, cur);
     }
     b.points.iter().map(|&cell| cur[cell * c]).collect()
 }

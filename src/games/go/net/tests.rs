@@ -328,6 +328,15 @@ fn a_value_section_rides_after_the_layers() {
     // White to move is an input of its own
     b.play(Move::Pass).unwrap();
     assert_ne!(net.evaluate(&b).1, Some(v));
+    // every path reads the head, near what float reads
+    let bytes = [policy.clone(), section(c)].concat();
+    let on = |p: Path| Net::from_bytes(&bytes).unwrap().with_path(p).evaluate(&b).1;
+    let float = on(Path::Float).expect("a value");
+    for p in Path::ALL.into_iter().filter(|p| p.runs_here()) {
+        let v = on(p).expect("a value on every path");
+        let near = (v.win - float.win).abs() < 0.02 && (v.lead - float.lead).abs() < 0.5;
+        assert!(near, "{p}: {v:?}, float {float:?}");
+    }
     let wrong = [policy, section(c + 1)].concat();
     let refused = Net::from_bytes(&wrong).err().expect("refused");
     assert!(refused.contains("channels"), "{refused}");

@@ -54,7 +54,15 @@ fn every_int8_kernel_computes_the_reference_sums() {
         let h = [19, 1, 7, w][w % 4];
         let planes = planes::encode(&board(w, h));
         let want = net.logits_by(Path::Int8Scalar, &planes, w, h);
-        let want127 = int8::run(&net, &q127, Path::Int8Scalar, &planes, w, h, &mut buffers);
+        let want127 = int8::run(
+            &net,
+            &q127,
+            Path::Int8Scalar,
+            &planes,
+            (w, h),
+            &mut buffers,
+            &mut |_, _, _| {},
+        );
         assert_eq!(want.len(), w * h);
         assert_ne!(want, want127);
         for &p in &paths {
@@ -105,7 +113,15 @@ fn outputs_past_the_largest_code_are_added_exactly() {
         for w in [1, 4, 19] {
             let planes = planes::encode(&board(w, w));
             let float = net.logits_by(Path::Float, &planes, w, w);
-            let want = int8::run(&net, &q, Path::Int8Scalar, &planes, w, w, &mut buffers);
+            let want = int8::run(
+                &net,
+                &q,
+                Path::Int8Scalar,
+                &planes,
+                (w, w),
+                &mut buffers,
+                &mut |_, _, _| {},
+            );
             let scale = float.iter().fold(1e-3f32, |m, v| m.max(v.abs()));
             for (a, b) in want.iter().zip(&float) {
                 assert!(
@@ -114,7 +130,15 @@ fn outputs_past_the_largest_code_are_added_exactly() {
                 );
             }
             for p in int8_paths().into_iter().filter(|&p| int8::top(p) == top) {
-                let got = int8::run(&net, &q, p, &planes, w, w, &mut buffers);
+                let got = int8::run(
+                    &net,
+                    &q,
+                    p,
+                    &planes,
+                    (w, w),
+                    &mut buffers,
+                    &mut |_, _, _| {},
+                );
                 assert_eq!(got, want, "{p} on {w}x{w}");
             }
         }
