@@ -1,10 +1,10 @@
 //! Which code computes the network's convolutions: float32 (the
 //! reference, `avx.rs` and `winograd.rs` where the CPU has AVX2 and FMA,
 //! plain loops elsewhere) or 8-bit integers (`int8.rs`) with a kernel for
-//! AVX-512 VNNI in 512 or 256 bits or for AVX2. Float unless
-//! `TENGEN_NET_PATH` names another (`best`: the fastest this CPU runs;
-//! tests and benches run each path on one machine). The search never
-//! knows which one ran.
+//! AVX-512 VNNI in 512 or 256 bits or for AVX2. The fastest this CPU runs
+//! unless `TENGEN_NET_PATH` names another (tests and benches run each
+//! path on one machine). The search never knows which one ran, but takes
+//! more evaluations where they cost less (`searcher.rs`).
 
 use crate::deps::log;
 use std::fmt;
@@ -88,13 +88,12 @@ impl Path {
     }
 
     /// The path to take: the one `TENGEN_NET_PATH` names if this CPU runs
-    /// it (`best`: [`Path::best`]), else float. The 8-bit paths agree with
-    /// float on the top move of 98.65 % of held-out positions, short of the
-    /// 99 % asked of them, and have played no match yet: they wait behind
-    /// the variable until they do.
+    /// it (`best`, or no variable: [`Path::best`]). The 8-bit paths agree
+    /// with float on the top move of 99.4 % of held-out positions
+    /// (`docs/network.md`).
     pub fn chosen() -> Path {
         let Ok(name) = std::env::var(VARIABLE) else {
-            return Path::Float;
+            return Path::best();
         };
         if name.trim() == "best" {
             return Path::best();
