@@ -1,8 +1,11 @@
 //! `tengen bench --net --agree FILE`: how closely each 8-bit path follows
 //! the float network on many positions: how often its likeliest move is
 //! float's, the mean and largest total variation distance between the
-//! two policies, and (where the line carries the teacher's top move) how
-//! often each path's likeliest move is the teacher's.
+//! two policies, (where the line carries the teacher's top move) how
+//! often each path's likeliest move is the teacher's, and, if the network
+//! has a value head, the mean and largest difference of its win rate and
+//! score lead from float's (read for Black to move: the planes do not say
+//! whose turn it is, and both paths read the same).
 //!
 //! `tengen bench --net --calibrate FILE`: the 8-bit paths' calibration
 //! table for the network in play, measured on FILE's positions (training
@@ -16,6 +19,7 @@ use super::ToolError;
 use crate::games::go::net::calibrate::{self, Calibration};
 use crate::games::go::net::{sensible_softmax, Net, Path};
 use crate::games::go::planes;
+use crate::go::Color;
 
 /// What one path scored against float.
 #[derive(Default)]
@@ -24,6 +28,9 @@ struct Score {
     tvd_sum: f64,
     tvd_max: f64,
     teacher_top: u64,
+    /// Sums and maxima of |win - float's| and |lead - float's|.
+    win_diff: (f64, f64),
+    lead_diff: (f64, f64),
 }
 
 /// The report for the first `limit` positions of `text`.
@@ -42,12 +49,23 @@ pub fn run(net: &Net, text: &str, limit: usize) -> Result<String, ToolError> {
             ToolError::input(format!("line {}: not the hex of 19x19 planes", k + 1))
         })?;
         let teacher = fields.next().and_then(teacher_top);
-        let float = sensible_softmax(&planes, &net.logits_by(Path::Float, &planes, 19, 19));
+        let black = Some(Color::Black);
+        let (logits, float_value) = net.forward_by(Path::Float, &planes, 19, 19, black);
+        let float = sensible_softmax(&planes, &logits);
         let top = argmax(&float);
         labelled += teacher.is_some() as u64;
         float_teacher += (teacher == Some(top)) as u64;
         for (&p, s) in paths.iter().zip(&mut scores) {
-            let int8 = sensible_softmax(&planes, &net.logits_by(p, &planes, 19, 19));
+            let (logits, value) = net.forward_by(p, &planes, 19, 19, black);
+            if let (Some(v), Some(f)) = (value, float_value) {
+                let add = |(sum, max): &mut (f64, f64), d: f32| {
+                    *sum += d.abs() as f64;
+                    *max = max.max(d.abs() as f64);
+                };
+                add(&mut s.win_diff, v.win - f.win);
+                add(&mut s.lead_diff, v.lead - f.lead);
+            }
+            let int8 = sensible_softmax(&planes, &logits);
             let tvd: f64 = float
                 .iter()
                 .zip(&int8)
@@ -78,6 +96,15 @@ pub fn run(net: &Net, text: &str, limit: usize) -> Result<String, ToolError> {
             s.tvd_max,
             pct(s.teacher_top, labelled)
         ));
+        if net.has_value() {
+            out.push_str(&format!(
+                "{p}: value head against float: win rate mean {:.4} max {:.4}, lead mean {:.3} max {:.3} points\n",
+                s.win_diff.0 / n as f64,
+                s.win_diff.1,
+                s.lead_diff.0 / n as f64,
+                s.lead_diff.1
+            ));
+        }
     }
     Ok(out)
 }

@@ -227,11 +227,23 @@ impl Net {
         h: usize,
         to_move: Option<Color>,
     ) -> (Vec<f32>, Option<Value>) {
+        self.forward_by(self.path, planes, w, h, to_move)
+    }
+
+    /// [`Net::forward`] computed by `path` (one this CPU runs).
+    pub fn forward_by(
+        &self,
+        path: Path,
+        planes: &[u8],
+        w: usize,
+        h: usize,
+        to_move: Option<Color>,
+    ) -> (Vec<f32>, Option<Value>) {
         let (Some(head), Some(side)) = (&self.value, to_move) else {
-            return (self.logits(planes, w, h), None);
+            return (self.logits_by(path, planes, w, h), None);
         };
         let mut value = None;
-        let logits = self.observe_by(self.path, planes, w, h, &mut |l, g, out| {
+        let logits = self.observe_by(path, planes, w, h, &mut |l, g, out| {
             if l == head.tap {
                 let points = (0..g.w * g.h).map(|i| {
                     let at = ((i / g.w + g.pad) * g.stride + i % g.w + g.pad) * g.c;
