@@ -14,8 +14,7 @@
 
 use super::{planes, Net};
 use crate::deps::log;
-use crate::games::go::playout::uniform_move;
-use crate::go::{Board, Move};
+use crate::go::{Board, Move, Point};
 use crate::search::rng::Rng;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -162,6 +161,19 @@ pub fn fingerprint(net: &Net) -> u64 {
     h
 }
 
+/// The first sensible move (legal, no own eye filled) of a scan of the
+/// empty points from a random one; a pass if none is. The playouts'
+/// uniform move, which the arena zip compiles after the network.
+fn random_move(b: &Board, rng: &mut Rng) -> Move {
+    let empties = b.empty_points();
+    let n = empties.len();
+    let start = if n == 0 { 0 } else { rng.below(n) };
+    (0..n)
+        .map(|k| Point(empties[(start + k) % n]))
+        .find(|&p| b.is_sensible(b.to_move(), p))
+        .map_or(Move::Pass, Move::Play)
+}
+
 /// Planes of 19x19 positions of seeded random games, 10 to 250 moves in.
 fn random_positions() -> Vec<Vec<u8>> {
     let mut rng = Rng::new(7);
@@ -169,7 +181,7 @@ fn random_positions() -> Vec<Vec<u8>> {
     for game in 0..4 {
         let mut b = Board::new(19, 19);
         for n in 1..=250 {
-            let mv = uniform_move(&b, &mut rng);
+            let mv = random_move(&b, &mut rng);
             if mv == Move::Pass || b.play(mv).is_err() {
                 break;
             }
