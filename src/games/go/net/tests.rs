@@ -259,12 +259,8 @@ fn agrees_with_its_trainer(net: &Net, check: &str) {
             Some(&"w") => Color::White,
             _ => Color::Black,
         };
-        let (got, value) = net.forward(&planes, 19, 19, Some(side));
-        let got = if value.is_some() {
-            got
-        } else {
-            net.logits_by(Path::Float, &planes, 19, 19)
-        };
+        // the float path: the 8-bit ones are held to it apart (tests_int8.rs)
+        let (got, value) = net.forward_by(Path::Float, &planes, 19, 19, Some(side));
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert!(
                 close(*g, *w, 1e-3),
