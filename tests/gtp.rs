@@ -386,6 +386,54 @@ fn lz_analyze_streams_until_the_next_command() {
     assert_eq!(e.exit_code(), Some(0));
 }
 
+/// KataGo's `kata-analyze`: win rates 0..1, the value head's score lead
+/// on 19x19, and with `ownership true` one value a point after the moves.
+#[test]
+fn kata_analyze_writes_what_katago_writes() {
+    let mut e = Engine::quick();
+    e.ok("boardsize 19");
+    e.ok("clear_board");
+    e.ok("play b Q16");
+    let mut g = Game::new(19, 19, 7.5);
+    g.play(Move::Play(g.board().point(15, 3))).unwrap();
+    send(&mut e, "4 kata-analyze 5 ownership true");
+    assert_eq!(line(&mut e), "=4");
+    let text = line(&mut e);
+    let (moves, own) = text.split_once(" ownership ").expect("the ownership");
+    let own: Vec<f32> = own.split_whitespace().map(|v| v.parse().unwrap()).collect();
+    assert_eq!(own.len(), 361);
+    assert!(own.iter().all(|v| (-1.0..=1.0).contains(v)));
+    assert!(moves.starts_with("info move "), "{moves:?}");
+    for item in moves.split("info ").skip(1) {
+        let w: Vec<&str> = item.split_whitespace().collect();
+        let get = |key: &str| {
+            let i = w.iter().position(|&x| x == key);
+            i.map(|i| w[i + 1])
+                .unwrap_or_else(|| panic!("{key} in {item:?}"))
+        };
+        let winrate: f32 = get("winrate").parse().unwrap();
+        assert!((0.0..=1.0).contains(&winrate), "{item:?}");
+        let lead: f32 = get("scoreLead").parse().unwrap();
+        assert!(lead.abs() < 100.0, "{item:?}");
+        assert_eq!(get("scoreMean"), get("scoreLead"));
+        let mv = coord::from_gtp(g.board(), get("move")).expect("a vertex");
+        assert!(g.is_legal(mv), "{item:?}");
+        assert_eq!(get("pv"), get("move"), "the line starts with the move");
+        for key in ["visits", "prior", "lcb", "order", "utility"] {
+            get(key);
+        }
+    }
+    send(&mut e, "name");
+    while !line(&mut e).is_empty() {}
+    assert_eq!(line(&mut e), "= tengen");
+    assert_eq!(line(&mut e), "");
+    assert_eq!(
+        e.fails("kata-analyze ownership maybe"),
+        "cannot parse analyze tags"
+    );
+    assert_eq!(e.exit_code(), Some(0));
+}
+
 #[test]
 fn lz_genmove_analyze_plays_after_its_info_lines() {
     let mut e = Engine::start(&["--seconds", "0.3"]);

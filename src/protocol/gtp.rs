@@ -49,6 +49,8 @@ const COMMANDS: &[&str] = &[
     "kgs-time_settings",
     "lz-analyze",
     "lz-genmove_analyze",
+    "kata-analyze",
+    "kata-genmove_analyze",
     "gogui-analyze_commands",
     "tengen-ownership",
     "tengen-pv",
@@ -181,7 +183,9 @@ impl Engine {
             "tengen-pv" => self.gfx_pv(),
             "tengen-policy-map" => self.gfx_policy(),
             // streamed answers need the input: `run` handles them
-            "lz-analyze" | "lz-genmove_analyze" => Err("streamed by the input loop only".into()),
+            "lz-analyze" | "lz-genmove_analyze" | "kata-analyze" | "kata-genmove_analyze" => {
+                Err("streamed by the input loop only".into())
+            }
             "time_settings" => {
                 let t = |i: usize| args.get(i).and_then(|a| seconds(a));
                 let (Some(main), Some(byo)) = (t(0), t(1)) else {
@@ -397,7 +401,13 @@ pub fn serve(mut engine: Engine, input: &mut Input, out: &mut dyn Write) {
         let Some((&command, args)) = words.split_first() else {
             continue;
         };
-        let written = if matches!(command, "lz-analyze" | "lz-genmove_analyze") {
+        let streamed = [
+            "lz-analyze",
+            "lz-genmove_analyze",
+            "kata-analyze",
+            "kata-genmove_analyze",
+        ];
+        let written = if streamed.contains(&command) {
             engine.thinker.stop_pondering();
             engine.stream(&id, command, args, read_at, out, input)
         } else {

@@ -1,5 +1,6 @@
-//! GTP analysis for GUIs: Leela Zero's `lz-analyze` and
-//! `lz-genmove_analyze` (`info` lines streamed until the next command),
+//! GTP analysis for GUIs: Leela Zero's `lz-analyze` and KataGo's
+//! `kata-analyze`, each with its `genmove_analyze` (`info` lines streamed
+//! until the next command),
 //! GoGui's analyze commands (ownership, principal variation, the policy
 //! network as a heat map), and the end of a game read from the playouts'
 //! final owners: `final_status_list`, `final_score`, `kgs-genmove_cleanup`.
@@ -24,21 +25,31 @@ gfx/Policy network/tengen-policy-map
 plist/Dead stones/final_status_list dead
 plist/Seki/final_status_list seki";
 
-/// The tags of `lz-analyze`: whose move, and how often to report (none:
-/// never).
+/// The tags of `lz-analyze` and `kata-analyze`: whose move, how often to
+/// report (none: never), and (KataGo's) whether to add the ownership.
 struct Tags {
     who: Color,
     interval: Option<Duration>,
+    ownership: bool,
 }
 
 /// Reads `[colour] [interval] [interval N] [minmoves N]` as Leela Zero
-/// does: a bare number is the interval in centiseconds.
-fn tags(args: &[&str], to_move: Color) -> Option<Tags> {
+/// does (a bare number is the interval in centiseconds) and, for `kata`,
+/// KataGo's `maxmoves N` and its switches `ownership`, `ownershipStdev`,
+/// `pvVisits`, `rootInfo`, `movesOwnership` (`true` or `false`; only
+/// `ownership` changes the output).
+fn tags(args: &[&str], to_move: Color, kata: bool) -> Option<Tags> {
     let mut t = Tags {
         who: to_move,
         interval: None,
+        ownership: false,
     };
     let centis = |s: &str| s.parse::<u64>().ok().map(|c| Duration::from_millis(10 * c));
+    let switch = |s: &str| match s {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    };
     let mut words = args.iter();
     while let Some(&w) = words.next() {
         if let Some(d) = centis(w) {
@@ -47,8 +58,13 @@ fn tags(args: &[&str], to_move: Color) -> Option<Tags> {
             t.who = c;
         } else if w == "interval" {
             t.interval = Some(centis(words.next()?)?);
-        } else if w == "minmoves" {
+        } else if w == "minmoves" || (kata && w == "maxmoves") {
             words.next()?.parse::<u32>().ok()?;
+        } else if kata && w == "ownership" {
+            t.ownership = switch(words.next()?)?;
+        } else if kata && ["ownershipStdev", "pvVisits", "rootInfo", "movesOwnership"].contains(&w)
+        {
+            switch(words.next()?)?;
         } else {
             return None;
         }
@@ -56,6 +72,78 @@ fn tags(args: &[&str], to_move: Color) -> Option<Tags> {
     // an interval of 0 asks for no output, as in Leela Zero
     t.interval = t.interval.filter(|d| !d.is_zero());
     Some(t)
+}
+
+/// The value head's score lead for the side to move after each move it
+/// is asked of, read once a move (None: no head, or not a 19x19 board).
+struct Leads {
+    game: Game,
+    known: Vec<(Move, Option<f32>)>,
+}
+
+impl Leads {
+    fn of(&mut self, mv: Move) -> Option<f32> {
+        if let Some(&(_, lead)) = self.known.iter().find(|k| k.0 == mv) {
+            return lead;
+        }
+        let mut next = self.game.clone();
+        let lead = (Net::knows(next.board()) && next.play(mv).is_ok())
+            .then(|| Net::active().evaluate(next.board()).1)
+            .flatten()
+            .map(|v| -v.lead);
+        self.known.push((mv, lead));
+        lead
+    }
+}
+
+/// One `kata-analyze` line: every root move with playouts, most visited
+/// first, as KataGo writes them (win rate 0..1 for the side to move, the
+/// score lead from the value head where it reads the board), then the
+/// ownership for the side to move, row by row from the top, if asked.
+fn kata_info_line(
+    game: &Game,
+    a: &Analysis,
+    policy: &[(Point, f32)],
+    leads: &mut Leads,
+    own: Option<&Ownership>,
+) -> String {
+    let b = game.board();
+    let name = |m: Move| coord::to_gtp(b, m);
+    let prior = |m: Move| match m {
+        Move::Pass => 0.0,
+        Move::Play(p) => policy.iter().find(|&&(q, _)| q == p).map_or(0.0, |x| x.1),
+    };
+    let mut items: Vec<String> = Vec::new();
+    for (order, m) in a.moves.iter().enumerate() {
+        let w = m.winrate.clamp(0.0, 1.0);
+        let lcb = (w - 1.96 * (w * (1.0 - w) / m.visits.max(1) as f32).sqrt()).clamp(0.0, 1.0);
+        let score = leads.of(m.mv).map_or(String::new(), |l| {
+            format!(" scoreMean {l:.2} scoreStdev 0 scoreLead {l:.2} scoreSelfplay {l:.2}")
+        });
+        let pv: Vec<String> = m.pv.iter().map(|&x| name(x)).collect();
+        items.push(format!(
+            "info move {} visits {} edgeVisits {} utility {:.4} winrate {w:.6}{score} prior {:.6} lcb {lcb:.6} utilityLcb {:.4} order {order} pv {}",
+            name(m.mv),
+            m.visits,
+            m.visits,
+            2.0 * w - 1.0,
+            prior(m.mv),
+            2.0 * lcb - 1.0,
+            pv.join(" ")
+        ));
+    }
+    let mut line = items.join(" ");
+    if let Some(own) = own {
+        let sign = game.to_move().sign();
+        let values: Vec<String> = own
+            .owner
+            .iter()
+            .map(|&o| format!("{:.4}", o * sign))
+            .collect();
+        line.push_str(" ownership ");
+        line.push_str(&values.join(" "));
+    }
+    line
 }
 
 /// One `info` line: every root move with playouts, most visited first.
@@ -133,7 +221,8 @@ fn statuses(b: &Board, own: &Ownership) -> Statuses {
 }
 
 impl Engine {
-    /// `lz-analyze` and `lz-genmove_analyze`: `=` at once, then `info`
+    /// `lz-analyze`, `kata-analyze` and their `genmove_analyze`: `=` at
+    /// once, then `info`
     /// lines every interval until the next command arrives (or, for the
     /// genmove, until the move's time is up: then `play VERTEX`), then the
     /// blank line that ends the answer.
@@ -146,7 +235,8 @@ impl Engine {
         out: &mut dyn Write,
         input: &mut Input,
     ) -> io::Result<()> {
-        let Some(tags) = tags(args, self.game.to_move()) else {
+        let kata = command.starts_with("kata-");
+        let Some(tags) = tags(args, self.game.to_move(), kata) else {
             write!(out, "?{id} cannot parse analyze tags\n\n")?;
             return out.flush();
         };
@@ -154,7 +244,7 @@ impl Engine {
         out.flush()?;
         let mut game = self.game.clone();
         game.set_to_move(tags.who);
-        let genmove = command == "lz-genmove_analyze";
+        let genmove = command.ends_with("genmove_analyze");
         let until = genmove.then(|| {
             let b = game.board();
             let plan = self
@@ -163,6 +253,14 @@ impl Engine {
             read_at + plan.soft
         });
         let policy = Net::active().policy(game.board());
+        let mut leads = Leads {
+            game: game.clone(),
+            known: Vec::new(),
+        };
+        let own = (kata && tags.ownership).then(|| {
+            let analyzer = &mut self.analyzer;
+            analyzer.ownership(&game, OWNERSHIP_PLAYOUTS)
+        });
         let slice = tags
             .interval
             .unwrap_or(Duration::from_millis(200))
@@ -180,7 +278,12 @@ impl Engine {
                 }
             }
             if tags.interval.is_some() && !last.moves.is_empty() {
-                writeln!(out, "{}", info_line(&game, &last, &policy))?;
+                let text = if kata {
+                    kata_info_line(&game, &last, &policy, &mut leads, own.as_ref())
+                } else {
+                    info_line(&game, &last, &policy)
+                };
+                writeln!(out, "{text}")?;
                 out.flush()?;
             }
             let done = until.is_some_and(|u| Instant::now() >= u);
@@ -387,20 +490,40 @@ mod tests {
 
     #[test]
     fn analyze_tags_are_read_as_leela_zero_reads_them() {
-        let t = tags(&["50"], Color::Black).unwrap();
+        let t = tags(&["50"], Color::Black, false).unwrap();
         assert_eq!(
             (t.who, t.interval),
             (Color::Black, Some(Duration::from_millis(500)))
         );
-        let t = tags(&["w", "interval", "10", "minmoves", "3"], Color::Black).unwrap();
+        let t = tags(
+            &["w", "interval", "10", "minmoves", "3"],
+            Color::Black,
+            false,
+        )
+        .unwrap();
         assert_eq!(
             (t.who, t.interval),
             (Color::White, Some(Duration::from_millis(100)))
         );
-        assert_eq!(tags(&[], Color::White).unwrap().interval, None);
-        assert_eq!(tags(&["0"], Color::White).unwrap().interval, None);
-        assert!(tags(&["sideways"], Color::Black).is_none());
-        assert!(tags(&["interval"], Color::Black).is_none());
-        assert!(tags(&["avoid", "b", "D4", "1"], Color::Black).is_none());
+        assert_eq!(tags(&[], Color::White, false).unwrap().interval, None);
+        assert_eq!(tags(&["0"], Color::White, false).unwrap().interval, None);
+        assert!(tags(&["sideways"], Color::Black, false).is_none());
+        assert!(tags(&["interval"], Color::Black, false).is_none());
+        assert!(tags(&["avoid", "b", "D4", "1"], Color::Black, false).is_none());
+        // KataGo's switches, only where it is asked
+        let t = tags(
+            &["b", "10", "ownership", "true", "pvVisits", "false"],
+            Color::White,
+            true,
+        );
+        let t = t.unwrap();
+        assert!(t.ownership && t.who == Color::Black);
+        assert!(tags(&["ownership", "true"], Color::White, false).is_none());
+        assert!(tags(&["ownership", "maybe"], Color::White, true).is_none());
+        assert!(
+            !tags(&["maxmoves", "5"], Color::White, true)
+                .unwrap()
+                .ownership
+        );
     }
 }
