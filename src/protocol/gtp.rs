@@ -58,6 +58,15 @@ const COMMANDS: &[&str] = &[
     "tengen-policy",
 ];
 
+/// The commands whose answers stream until the next command arrives
+/// ([`serve`] runs them; `analyze.rs`).
+const STREAMED: [&str; 4] = [
+    "lz-analyze",
+    "lz-genmove_analyze",
+    "kata-analyze",
+    "kata-genmove_analyze",
+];
+
 pub struct Engine {
     size: usize,
     komi: f32,
@@ -183,9 +192,7 @@ impl Engine {
             "tengen-pv" => self.gfx_pv(),
             "tengen-policy-map" => self.gfx_policy(),
             // streamed answers need the input: `run` handles them
-            "lz-analyze" | "lz-genmove_analyze" | "kata-analyze" | "kata-genmove_analyze" => {
-                Err("streamed by the input loop only".into())
-            }
+            c if STREAMED.contains(&c) => Err("streamed by the input loop only".into()),
             "time_settings" => {
                 let t = |i: usize| args.get(i).and_then(|a| seconds(a));
                 let (Some(main), Some(byo)) = (t(0), t(1)) else {
@@ -401,13 +408,7 @@ pub fn serve(mut engine: Engine, input: &mut Input, out: &mut dyn Write) {
         let Some((&command, args)) = words.split_first() else {
             continue;
         };
-        let streamed = [
-            "lz-analyze",
-            "lz-genmove_analyze",
-            "kata-analyze",
-            "kata-genmove_analyze",
-        ];
-        let written = if streamed.contains(&command) {
+        let written = if STREAMED.contains(&command) {
             engine.thinker.stop_pondering();
             engine.stream(&id, command, args, read_at, out, input)
         } else {

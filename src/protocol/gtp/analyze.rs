@@ -96,10 +96,51 @@ impl Leads {
     }
 }
 
-/// One `kata-analyze` line: every root move with playouts, most visited
-/// first, as KataGo writes them (win rate 0..1 for the side to move, the
-/// score lead from the value head where it reads the board), then the
-/// ownership for the side to move, row by row from the top, if asked.
+/// What both forms of `info` say of one root move.
+struct Row {
+    mv: Move,
+    name: String,
+    visits: u32,
+    /// For the side to move, 0..1.
+    winrate: f32,
+    prior: f32,
+    /// The win rate less 1.96 standard errors of a visits-sized sample.
+    lcb: f32,
+    pv: String,
+}
+
+/// The root moves with playouts, most visited first, with the policy
+/// network's prior of each (0 for a pass).
+fn rows(game: &Game, a: &Analysis, policy: &[(Point, f32)]) -> Vec<Row> {
+    let b = game.board();
+    let name = |m: Move| coord::to_gtp(b, m);
+    let prior = |m: Move| match m {
+        Move::Pass => 0.0,
+        Move::Play(p) => policy.iter().find(|&&(q, _)| q == p).map_or(0.0, |x| x.1),
+    };
+    a.moves
+        .iter()
+        .map(|m| {
+            let w = m.winrate.clamp(0.0, 1.0);
+            let lcb = w - 1.96 * (w * (1.0 - w) / m.visits.max(1) as f32).sqrt();
+            let pv: Vec<String> = m.pv.iter().map(|&x| name(x)).collect();
+            Row {
+                mv: m.mv,
+                name: name(m.mv),
+                visits: m.visits,
+                winrate: w,
+                prior: prior(m.mv),
+                lcb: lcb.clamp(0.0, 1.0),
+                pv: pv.join(" "),
+            }
+        })
+        .collect()
+}
+
+/// One `kata-analyze` line: the rows as KataGo writes them (win rate 0..1
+/// for the side to move, the score lead from the value head where it
+/// reads the board), then the ownership for the side to move, row by row
+/// from the top, if asked.
 fn kata_info_line(
     game: &Game,
     a: &Analysis,
@@ -107,31 +148,27 @@ fn kata_info_line(
     leads: &mut Leads,
     own: Option<&Ownership>,
 ) -> String {
-    let b = game.board();
-    let name = |m: Move| coord::to_gtp(b, m);
-    let prior = |m: Move| match m {
-        Move::Pass => 0.0,
-        Move::Play(p) => policy.iter().find(|&&(q, _)| q == p).map_or(0.0, |x| x.1),
-    };
-    let mut items: Vec<String> = Vec::new();
-    for (order, m) in a.moves.iter().enumerate() {
-        let w = m.winrate.clamp(0.0, 1.0);
-        let lcb = (w - 1.96 * (w * (1.0 - w) / m.visits.max(1) as f32).sqrt()).clamp(0.0, 1.0);
-        let score = leads.of(m.mv).map_or(String::new(), |l| {
-            format!(" scoreMean {l:.2} scoreStdev 0 scoreLead {l:.2} scoreSelfplay {l:.2}")
-        });
-        let pv: Vec<String> = m.pv.iter().map(|&x| name(x)).collect();
-        items.push(format!(
-            "info move {} visits {} edgeVisits {} utility {:.4} winrate {w:.6}{score} prior {:.6} lcb {lcb:.6} utilityLcb {:.4} order {order} pv {}",
-            name(m.mv),
-            m.visits,
-            m.visits,
-            2.0 * w - 1.0,
-            prior(m.mv),
-            2.0 * lcb - 1.0,
-            pv.join(" ")
-        ));
-    }
+    let items: Vec<String> = rows(game, a, policy)
+        .iter()
+        .enumerate()
+        .map(|(order, r)| {
+            let score = leads.of(r.mv).map_or(String::new(), |l| {
+                format!(" scoreMean {l:.2} scoreStdev 0 scoreLead {l:.2} scoreSelfplay {l:.2}")
+            });
+            format!(
+                "info move {} visits {} edgeVisits {} utility {:.4} winrate {:.6}{score} prior {:.6} lcb {:.6} utilityLcb {:.4} order {order} pv {}",
+                r.name,
+                r.visits,
+                r.visits,
+                2.0 * r.winrate - 1.0,
+                r.winrate,
+                r.prior,
+                r.lcb,
+                2.0 * r.lcb - 1.0,
+                r.pv
+            )
+        })
+        .collect();
     let mut line = items.join(" ");
     if let Some(own) = own {
         let sign = game.to_move().sign();
@@ -146,30 +183,22 @@ fn kata_info_line(
     line
 }
 
-/// One `info` line: every root move with playouts, most visited first.
+/// One `lz-analyze` line: the rows, win rate, prior and bound in
+/// hundredths of a percent.
 fn info_line(game: &Game, a: &Analysis, policy: &[(Point, f32)]) -> String {
-    let b = game.board();
-    let name = |m: Move| coord::to_gtp(b, m);
-    let prior = |m: Move| match m {
-        Move::Pass => 0.0,
-        Move::Play(p) => policy.iter().find(|&&(q, _)| q == p).map_or(0.0, |x| x.1),
-    };
-    let items: Vec<String> = a
-        .moves
+    let per_10k = |x: f32| (x * 10000.0) as u32;
+    let items: Vec<String> = rows(game, a, policy)
         .iter()
         .enumerate()
-        .map(|(order, m)| {
-            let w = m.winrate.clamp(0.0, 1.0);
-            let lcb = w - 1.96 * (w * (1.0 - w) / m.visits.max(1) as f32).sqrt();
-            let pv: Vec<String> = m.pv.iter().map(|&x| name(x)).collect();
+        .map(|(order, r)| {
             format!(
                 "info move {} visits {} winrate {} prior {} lcb {} order {order} pv {}",
-                name(m.mv),
-                m.visits,
-                (w * 10000.0) as u32,
-                (prior(m.mv) * 10000.0) as u32,
-                (lcb.clamp(0.0, 1.0) * 10000.0) as u32,
-                pv.join(" ")
+                r.name,
+                r.visits,
+                per_10k(r.winrate),
+                per_10k(r.prior),
+                per_10k(r.lcb),
+                r.pv
             )
         })
         .collect();
@@ -222,10 +251,9 @@ fn statuses(b: &Board, own: &Ownership) -> Statuses {
 
 impl Engine {
     /// `lz-analyze`, `kata-analyze` and their `genmove_analyze`: `=` at
-    /// once, then `info`
-    /// lines every interval until the next command arrives (or, for the
-    /// genmove, until the move's time is up: then `play VERTEX`), then the
-    /// blank line that ends the answer.
+    /// once, then `info` lines every interval until the next command
+    /// arrives (or, for the genmove, until the move's time is up: then
+    /// `play VERTEX`), then the blank line that ends the answer.
     pub(super) fn stream(
         &mut self,
         id: &str,
