@@ -380,16 +380,22 @@ impl Net {
     /// so never a point the rules refuse), summing to 1. Empty when there
     /// is no such move.
     pub fn policy(&self, b: &Board) -> Vec<(Point, f32)> {
-        self.evaluate(b).0
+        self.read(b, None).0
     }
 
     /// [`Net::policy`], and the value head's read of `b` for the side to
     /// move if the network has one: one pass through the trunk for both.
     pub fn evaluate(&self, b: &Board) -> (Vec<(Point, f32)>, Option<Value>) {
+        self.read(b, Some(b.to_move()))
+    }
+
+    /// The policy of `b`, and the value head's read for `to_move` if one
+    /// is given (the policy alone skips the head's work).
+    fn read(&self, b: &Board, to_move: Option<Color>) -> (Vec<(Point, f32)>, Option<Value>) {
         let planes = planes::encode(b);
         let (w, h) = (b.width(), b.height());
         let sensible = &planes[planes::SENSIBLE * w * h..][..w * h];
-        let (logits, value) = self.forward(&planes, w, h, Some(b.to_move()));
+        let (logits, value) = self.forward(&planes, w, h, to_move);
         let mut out: Vec<(Point, f32)> = (0..w * h)
             .filter(|&i| sensible[i] != 0)
             .map(|i| (b.point(i % w, i / w), logits[i]))
