@@ -90,6 +90,40 @@ pub trait SearchGame: Clone {
     /// [`TreeConfig::knowledge_at`] playouts: pseudo-counts appended to
     /// `out`, added to those of the children with the same actions.
     fn knowledge(&self, _out: &mut Vec<Prior>) {}
+    /// The finished playout's margin for side 0 in the game's own units
+    /// (points in Go), or `None` where only winning counts. The tree keeps
+    /// its moments over the root's playouts ([`Tree::root_margin`]).
+    fn margin(&self) -> Option<f32> {
+        None
+    }
+}
+
+/// The mean and spread of the margins of the playouts under the root.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Margins {
+    pub playouts: u64,
+    sum: f64,
+    squares: f64,
+}
+
+impl Margins {
+    fn add(&mut self, m: f32) {
+        let m = f64::from(m);
+        self.playouts += 1;
+        self.sum += m;
+        self.squares += m * m;
+    }
+
+    pub fn mean(&self) -> f32 {
+        (self.sum / self.playouts.max(1) as f64) as f32
+    }
+
+    /// The standard deviation of one playout's margin.
+    pub fn spread(&self) -> f32 {
+        let n = self.playouts.max(1) as f64;
+        let mean = self.sum / n;
+        (self.squares / n - mean * mean).max(0.0).sqrt() as f32
+    }
 }
 
 /// Tunable constants of the tree.
@@ -195,6 +229,8 @@ pub struct Tree<G: SearchGame> {
     /// Times the game's slow knowledge had something to say
     /// ([`SearchGame::knowledge`]).
     pub knowledge_given: u64,
+    /// The margins of the playouts since the root became the root.
+    root_margins: Margins,
     /// The position a simulation plays on, kept between simulations so
     /// that `clone_from` can reuse it (a Go board copies only the part in
     /// use).
@@ -213,6 +249,7 @@ impl<G: SearchGame> Tree<G> {
             path: Vec::with_capacity(64),
             priors: Vec::with_capacity(state.actions()),
             knowledge_given: 0,
+            root_margins: Margins::default(),
             scratch: None,
         }
     }
@@ -411,6 +448,9 @@ impl<G: SearchGame> Tree<G> {
         }
         self.amaf.clear();
         let result = state.playout(rng, &mut self.amaf);
+        if let Some(m) = state.margin() {
+            self.root_margins.add(m);
+        }
         self.backup(result, &state);
         self.scratch = Some(state);
         result
@@ -441,6 +481,12 @@ impl<G: SearchGame> Tree<G> {
                 self.amaf.record_earlier(a, s);
             }
         }
+    }
+
+    /// The margins of the playouts run since the root became the root
+    /// (none of those a kept tree brings: their margin was not kept).
+    pub fn root_margin(&self) -> Margins {
+        self.root_margins
     }
 
     /// The root child with the most real playouts.
@@ -496,6 +542,9 @@ impl<G: SearchGame> Tree<G> {
                 Some(i) => n = i,
                 None => return false,
             }
+        }
+        if n != self.root {
+            self.root_margins = Margins::default();
         }
         self.root = n;
         true

@@ -195,6 +195,11 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.score_scale = real(v)?
     ),
     param!(
+        "dynamic_komi",
+        "where the playouts' mean margin is this many spreads from 0, count against a komi moved towards it (0: never)",
+        |c, v| c.dynamic_komi = real(v)?
+    ),
+    param!(
         "reuse",
         "keep the tree between moves (true/false)",
         |c, v| c.reuse = v.parse().ok()?

@@ -31,6 +31,10 @@ pub struct Config {
     /// The margin, in points, that earns the whole score term (0: the
     /// board's area, so the term grows slowly and never saturates).
     pub score_scale: f32,
+    /// Where the playouts' mean margin lies this many spreads from 0, the
+    /// game counts as decided and the komi moves ([`dynamic_komi`]); 0
+    /// never.
+    pub dynamic_komi: f32,
     /// Keep the tree between moves.
     pub reuse: bool,
     /// At most this many playouts a move, however much time the clock
@@ -52,6 +56,7 @@ impl Default for Config {
             priors: PriorConfig::default(),
             score_weight: 0.02,
             score_scale: 0.0,
+            dynamic_komi: 1.64,
             reuse: true,
             playouts: None,
             ponder: true,
@@ -78,6 +83,8 @@ struct Kept {
     board: Board,
     /// The game's move count at the tree's root.
     moves: usize,
+    /// The komi its playouts counted.
+    komi: f32,
 }
 
 /// Chooses moves for a [`Game`] by RAVE-MCTS with Go's knowledge, keeping
@@ -99,6 +106,10 @@ pub struct Searcher {
     config: Config,
     rng: Rng,
     kept: Option<Kept>,
+    /// Points added to Black's komi in the playouts ([`dynamic_komi`]),
+    /// and the game's move count when it was set.
+    shift: f32,
+    shift_at: usize,
 }
 
 impl Searcher {
@@ -108,6 +119,8 @@ impl Searcher {
             config,
             rng,
             kept: None,
+            shift: 0.0,
+            shift_at: 0,
         }
     }
 
@@ -117,7 +130,7 @@ impl Searcher {
     /// position without a tree; `tengen evaluate` compares it with a
     /// teacher's.
     pub fn rollouts(&mut self, game: &Game, n: u32) -> (f32, f32) {
-        let root = self.state(game, Horizon { moves_left: None });
+        let root = self.counted_state(game, Horizon { moves_left: None });
         let mut state = root.clone();
         let mut amaf = crate::search::tree::Amaf::new(root.actions());
         let (mut won, mut margin) = (0.0f64, 0.0f64);
@@ -136,13 +149,23 @@ impl Searcher {
         }
     }
 
-    /// Forgets the kept tree (a new game).
+    /// Forgets the kept tree and the moved komi (a new game).
     pub fn clear(&mut self) {
         self.kept = None;
+        self.shift = 0.0;
     }
 
-    /// The search's view of `game`.
+    /// The search's view of `game`, its playouts counted with the moved
+    /// komi.
     fn state(&self, game: &Game, horizon: Horizon) -> GoState {
+        let mut state = self.counted_state(game, horizon);
+        state.komi += self.shift;
+        state
+    }
+
+    /// The search's view of `game`, its playouts counted as the game
+    /// counts: for the readings GUIs and tools show.
+    fn counted_state(&self, game: &Game, horizon: Horizon) -> GoState {
         GoState {
             board: game.board().clone(),
             komi: game.counted_komi(),
@@ -166,7 +189,12 @@ impl Searcher {
     fn tree_for(&mut self, game: &Game, state: &GoState) -> Tree<GoState> {
         if let Some(mut kept) = self.kept.take() {
             let played = game.moves();
-            if self.config.reuse && kept.moves <= played.len() && played.len() - kept.moves <= 4 {
+            let same_count = kept.komi == state.komi;
+            if self.config.reuse
+                && same_count
+                && kept.moves <= played.len()
+                && played.len() - kept.moves <= 4
+            {
                 let since = &played[kept.moves..];
                 let replayed = since.iter().all(|&(_, mv)| kept.board.play(mv).is_ok());
                 if replayed && kept.board == *game.board() {
@@ -191,6 +219,9 @@ impl Searcher {
             ..budget
         };
         let me = game.to_move();
+        if game.moves().len() < self.shift_at {
+            self.shift = 0.0; // an undo, or another game
+        }
         let state = self.state(game, horizon);
         let literal = literal_margin(game, me);
         let opponent_passed = other_side_passed(game);
@@ -249,6 +280,7 @@ impl Searcher {
             }
         }
         let mv = self.decide(&tree, game, literal, &root_ok);
+        self.move_komi(&tree, game);
         let mut stats = self.stats(&tree, mv, playouts, t0);
         stats.reused = reused;
         stats.net_evaluations = tree.knowledge_given - given;
@@ -292,7 +324,7 @@ impl Searcher {
                 );
             }
         }
-        self.keep(tree, game);
+        self.keep(tree, game, state.komi);
         (mv, stats)
     }
 
@@ -352,17 +384,45 @@ impl Searcher {
             pv,
             ..Stats::default()
         };
-        self.keep(tree, game);
+        self.keep(tree, game, state.komi);
         stats
     }
 
     /// Keeps `tree`, whose root is `game`'s position, for the next search.
-    fn keep(&mut self, tree: Tree<GoState>, game: &Game) {
+    /// `komi`: the one its playouts counted.
+    fn keep(&mut self, tree: Tree<GoState>, game: &Game, komi: f32) {
         self.kept = Some(Kept {
             tree,
             board: game.board().clone(),
             moves: game.moves().len(),
+            komi,
         });
+    }
+
+    /// Sets the komi the next searches count with from what this search's
+    /// playouts said of `game`'s margin ([`dynamic_komi`]). A change drops
+    /// the kept tree (its values counted the old komi), so small changes
+    /// wait.
+    fn move_komi(&mut self, tree: &Tree<GoState>, game: &Game) {
+        let margins = tree.root_margin();
+        if self.config.dynamic_komi <= 0.0 || margins.playouts < MARGIN_PLAYOUTS {
+            return;
+        }
+        let me = game.to_move().sign();
+        // the playouts counted `shift` more komi against Black than the game
+        let mean = (margins.mean() + self.shift) * me;
+        let spread = margins.spread();
+        let target = dynamic_komi(mean, spread, self.config.dynamic_komi) * me;
+        if (target - self.shift).abs() >= (spread / 4.0).max(1.0) || target == 0.0 {
+            if target != self.shift {
+                debug!(
+                    "playouts' margin {mean:+.1} ± {spread:.1} for us ({} playouts, {:+.1} at {:+.1}): komi moved by {:+.1} for Black", margins.playouts, margins.mean(), self.shift,
+                    target
+                );
+            }
+            self.shift = target;
+            self.shift_at = game.moves().len();
+        }
     }
 
     /// The most-visited legal move, under the passing rules ([`choose`]).
@@ -455,6 +515,31 @@ fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Mov
     }
 }
 
+/// The playouts a search needs before its margins move the komi.
+const MARGIN_PLAYOUTS: u64 = 500;
+
+/// Where the next searches should count the game's end as a win for us,
+/// as a margin over the game's komi, when this search's playouts ended
+/// `mean` points ahead of us on average, `spread` their standard
+/// deviation. Once every move wins or every move loses (the mean `decided`
+/// spreads or more from 0), win/loss playouts no longer tell the moves
+/// apart: winning, we aim one spread below the mean (a win then about 5 in
+/// 6 playouts), so that a move that gives points away shows, while the
+/// game stays won; losing, at the mean itself, so that what keeps points
+/// and what loses them show (a lost game lost by as little as the board
+/// allows). Otherwise 0: the game's own count.
+pub fn dynamic_komi(mean: f32, spread: f32, decided: f32) -> f32 {
+    if spread.is_nan() || spread <= 0.0 || decided <= 0.0 {
+        0.0
+    } else if mean >= decided * spread {
+        mean - spread
+    } else if mean <= -decided * spread {
+        mean
+    } else {
+        0.0
+    }
+}
+
 /// Late in the game, at least one simulation in this many goes through the
 /// pass.
 const PASS_SHARE: u64 = 8;
@@ -531,6 +616,74 @@ mod tests {
         assert_eq!(choose(&ranked, -3.5, || false), Move::Play(Point(40)));
         // nothing but the pass
         assert_eq!(choose(&[&close], -3.5, || false), Move::Pass);
+    }
+
+    #[test]
+    fn the_komi_moves_only_once_the_game_is_decided() {
+        // within 1.64 spreads of 0: the game's own komi
+        assert_eq!(dynamic_komi(30.0, 20.0, 1.64), 0.0);
+        assert_eq!(dynamic_komi(-30.0, 20.0, 1.64), 0.0);
+        // winning by 40 ± 20: a win is now more than 20
+        assert_eq!(dynamic_komi(40.0, 20.0, 1.64), 20.0);
+        // losing by 40: a win is now losing by less than 40
+        assert_eq!(dynamic_komi(-40.0, 20.0, 1.64), -40.0);
+        // off, or nothing measured
+        assert_eq!(dynamic_komi(40.0, 20.0, 0.0), 0.0);
+        assert_eq!(dynamic_komi(40.0, 0.0, 1.64), 0.0);
+        assert_eq!(dynamic_komi(f32::NAN, f32::NAN, 1.64), 0.0);
+    }
+
+    /// 9x9, Black some 47 points ahead on the board: with komi -40.5 the
+    /// game is decided, with 40.5 not. The search after a decided one
+    /// counts with the komi moved (a new tree: the kept one counted the
+    /// old), and a close game or `dynamic_komi=0` leaves it.
+    #[test]
+    fn a_decided_search_moves_the_komi_of_the_next() {
+        use crate::go::{Board, Color};
+        let board = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             X X X X X X X X X
+             X X X O O O X X X
+             O O O X . X O O O
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let no_limit = Horizon { moves_left: None };
+        for (komi, setting, moves) in [
+            (-40.5, 1.64, true),
+            (40.5, 1.64, false),
+            (-40.5, 0.0, false),
+        ] {
+            let game = Game::from_board(board.clone(), komi);
+            assert_eq!(game.to_move(), Color::Black);
+            let config = Config {
+                ponder: false,
+                dynamic_komi: setting,
+                ..Config::default()
+            };
+            let mut s = Searcher::new(config);
+            s.think(&game, no_limit, Budget::playouts(3000));
+            assert_eq!(
+                s.shift > 0.0,
+                moves,
+                "komi {komi}, setting {setting}: {}",
+                s.shift
+            );
+            let (_, stats) = s.think(&game, no_limit, Budget::playouts(1000));
+            assert_eq!(
+                stats.reused == 0,
+                moves,
+                "a tree of another komi is not reused"
+            );
+            if moves {
+                // a win in about 5 playouts of 6 at the moved komi
+                assert!((0.6..0.95).contains(&stats.winrate), "{}", stats.winrate);
+            }
+        }
     }
 
     #[test]

@@ -212,6 +212,10 @@ impl SearchGame for GoState {
         }
         self.result()
     }
+
+    fn margin(&self) -> Option<f32> {
+        Some(self.board.area_margin() as f32 - self.komi)
+    }
 }
 
 impl GoState {

@@ -57,6 +57,9 @@ impl SearchGame for Race {
             0.0
         }
     }
+    fn margin(&self) -> Option<f32> {
+        Some(if self.winner == Some(0) { 1.0 } else { -1.0 })
+    }
 }
 
 #[test]
@@ -275,4 +278,41 @@ fn slow_knowledge_reaches_the_root_at_once_and_busy_nodes_once() {
     assert!(calls > 5, "{calls}");
     // the knowledge decided the root: adding 2 has all but its share
     assert!(two(&tree).playouts > 2000, "{:?}", two(&tree));
+}
+
+#[test]
+fn the_root_keeps_the_mean_and_spread_of_its_playouts_margins() {
+    let game = Race {
+        count: 0,
+        goal: 9,
+        to_move: 0,
+        winner: None,
+    };
+    let mut tree = Tree::new(&game, TreeConfig::default());
+    let mut rng = Rng::new(5);
+    let mut won = 0.0;
+    for _ in 0..2000 {
+        won += tree.simulate(&game, &mut rng);
+    }
+    // margins of +1 (side 0 won) and -1: mean 2p - 1, spread 2 sqrt(p(1 - p))
+    let m = tree.root_margin();
+    let p = won / 2000.0;
+    assert_eq!(m.playouts, 2000);
+    assert!((m.mean() - (2.0 * p - 1.0)).abs() < 1e-4, "{m:?} at {p}");
+    assert!((m.spread() - 2.0 * (p * (1.0 - p)).sqrt()).abs() < 1e-3);
+    // a new root: its margins were not kept, so none
+    let first = tree.best_child().unwrap().action;
+    assert!(tree.advance(&[first]));
+    assert_eq!(tree.root_margin().playouts, 0);
+    tree.simulate(&game_after(&game, first), &mut rng);
+    assert_eq!(tree.root_margin().playouts, 1);
+    // staying at the root keeps them
+    assert!(tree.advance(&[]));
+    assert_eq!(tree.root_margin().playouts, 1);
+}
+
+fn game_after(game: &Race, action: u16) -> Race {
+    let mut g = game.clone();
+    g.play(action);
+    g
 }

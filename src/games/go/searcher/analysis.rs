@@ -50,7 +50,7 @@ impl Searcher {
     /// `until`, and reports its root. The tree is kept, so calling again
     /// goes on where this left off.
     pub fn analyze(&mut self, game: &Game, until: Instant) -> Analysis {
-        let state = self.state(game, Horizon { moves_left: None });
+        let state = self.counted_state(game, Horizon { moves_left: None });
         let mut tree = self.tree_for(game, &state);
         if tree.crowded() {
             tree.compact();
@@ -93,7 +93,7 @@ impl Searcher {
                 .then(b.winrate.total_cmp(&a.winrate))
         });
         let playouts = tree.root().playouts as u64;
-        self.keep(tree, game);
+        self.keep(tree, game, state.komi);
         Analysis { moves, playouts }
     }
 
@@ -102,7 +102,7 @@ impl Searcher {
     /// playouts are seeded from the position, so that `final_score` and
     /// `final_status_list` agree, whichever engine or call asks.
     pub fn ownership(&self, game: &Game, playouts: usize) -> Ownership {
-        let root = self.state(game, Horizon { moves_left: None });
+        let root = self.counted_state(game, Horizon { moves_left: None });
         let side = (game.to_move() == Color::White) as u64;
         let mut rng = Rng::new(self.config.seed ^ game.board().hash() ^ side);
         let b = game.board();
