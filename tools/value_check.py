@@ -4,7 +4,8 @@ score lead on the held-out teacher positions (every tenth game by id, as
 tools/teacher/train.py holds them out).
 
 usage: tools/value_check.py --tengen BIN [--positions N] [--playouts P]
-                            [--net | --net-file FILE] [--seed S] SHARD.jsonl.gz...
+                            [--net | --net-file FILE] [--seed S] [--by-phase]
+                            SHARD.jsonl.gz...
 
 Samples N positions (default 400) of the held-out games, asks
 `BIN evaluate --playouts P` for each (the search's playouts: share won
@@ -13,7 +14,12 @@ network's value head: `evaluate --net`; --playouts 0 leaves the
 playouts out), and prints the mean absolute error of
 the win rate (0..1) and of the score (points) against the teacher's,
 next to those of a constant guess (the held-out mean), so a reader that
-learnt nothing shows as such. Standard library only.
+learnt nothing shows as such. --by-phase adds, for each stretch of 50
+moves, each reader's error, its correlation with the teacher's win rate,
+and the spread of its win rates next to the teacher's: a reader whose
+values crowd round one half (playouts in the opening) has a small
+spread, and mixing it with another reader needs them on one scale.
+Standard library only.
 """
 import argparse
 import gzip
@@ -52,6 +58,18 @@ def mae(xs, ys):
     return sum(abs(x - y) for x, y in zip(xs, ys)) / max(1, len(xs))
 
 
+def spread(xs):
+    m = sum(xs) / len(xs)
+    return (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
+
+
+def correlation(xs, ys):
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / len(xs)
+    sx, sy = spread(xs), spread(ys)
+    return cov / (sx * sy) if sx > 0 and sy > 0 else 0.0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tengen", required=True)
@@ -60,6 +78,8 @@ def main(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--net", action="store_true", help="also the built-in network's value head")
     ap.add_argument("--net-file", help="also this weight file's value head")
+    ap.add_argument("--by-phase", action="store_true",
+                    help="errors, correlations and spreads for each 50 moves")
     ap.add_argument("shards", nargs="+")
     a = ap.parse_args(argv)
     pool = positions(a.shards)
@@ -99,6 +119,19 @@ def main(argv):
         scores.append(f"{label} {mae(ps, ts):.2f}")
     print("win rate MAE: " + ", ".join(wins))
     print("score MAE (points): " + ", ".join(scores))
+    if a.by_phase:
+        moves = [len(m) // 2 for m, _, _ in sample]
+        for lo in range(0, max(moves) + 1, 50):
+            ks = [k for k in range(len(sample)) if lo <= moves[k] < lo + 50]
+            if len(ks) < 10:
+                continue
+            t = [tw[k] for k in ks]
+            parts = [f"teacher spread {spread(t):.3f}"]
+            for j, name in enumerate(readers):
+                r = [got[k][2 * j] for k in ks]
+                parts.append(f"{name} MAE {mae(r, t):.3f} r {correlation(r, t):.2f} "
+                             f"spread {spread(r):.3f}")
+            print(f"moves {lo}-{lo + 49} ({len(ks)}): " + ", ".join(parts))
 
 
 if __name__ == "__main__":
