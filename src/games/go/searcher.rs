@@ -527,18 +527,24 @@ const MARGIN_PLAYOUTS: u64 = 500;
 /// 6 playouts), so that a move that gives points away shows, while the
 /// game stays won; losing, at the mean itself, so that what keeps points
 /// and what loses them show (a lost game lost by as little as the board
-/// allows). Otherwise 0: the game's own count.
+/// allows). Never within [`CLOSE`] points of 0. Otherwise 0: the game's
+/// own count.
 pub fn dynamic_komi(mean: f32, spread: f32, decided: f32) -> f32 {
     if spread.is_nan() || spread <= 0.0 || decided <= 0.0 {
         0.0
-    } else if mean >= decided * spread {
+    } else if mean >= (decided * spread).max(CLOSE) {
         mean - spread
-    } else if mean <= -decided * spread {
+    } else if mean <= -(decided * spread).max(CLOSE) {
         mean
     } else {
         0.0
     }
 }
+
+/// A margin the komi never moves for, however sure the playouts are:
+/// their mean misjudges an endgame by a few points (a seki, a group they
+/// kill that lives), and a game that close is fought for its win.
+const CLOSE: f32 = 10.0;
 
 /// Late in the game, at least one simulation in this many goes through the
 /// pass.
@@ -627,6 +633,10 @@ mod tests {
         assert_eq!(dynamic_komi(40.0, 20.0, 1.64), 20.0);
         // losing by 40: a win is now losing by less than 40
         assert_eq!(dynamic_komi(-40.0, 20.0, 1.64), -40.0);
+        // sure, but close: fought for the win
+        assert_eq!(dynamic_komi(-4.0, 1.0, 1.64), 0.0);
+        assert_eq!(dynamic_komi(9.0, 1.0, 1.64), 0.0);
+        assert_eq!(dynamic_komi(11.0, 1.0, 1.64), 10.0);
         // off, or nothing measured
         assert_eq!(dynamic_komi(40.0, 20.0, 0.0), 0.0);
         assert_eq!(dynamic_komi(40.0, 0.0, 1.64), 0.0);
