@@ -1,6 +1,6 @@
 //! The match's running totals and the summary: wins, the score with a
-//! Wilson 95 % interval, the Elo difference with its error, game length,
-//! timeouts and illegal moves.
+//! Wilson 95 % interval, the Elo difference with its error, the margins
+//! of the counted wins, game length, timeouts and illegal moves.
 
 use super::record::{GameRecord, Reason};
 use std::collections::BTreeMap;
@@ -46,6 +46,10 @@ pub struct Summary {
     /// crash): A's wins, B's wins, draws. An engine that crashes now and
     /// then (GNU Go does) would otherwise hand out wins.
     pub in_play: [usize; 3],
+    /// Each player's wins on the count: how many, and their margins'
+    /// sum (a change that keeps more of a won or a lost game shows here
+    /// before it shows in the score).
+    pub counted_wins: [(usize, f64); 2],
 }
 
 impl Summary {
@@ -79,6 +83,10 @@ impl Summary {
         }
         if !rec.reason.is_fault() {
             self.in_play[rec.winner_player().unwrap_or(2)] += 1;
+        }
+        if let (Some(p), Some(m)) = (rec.winner_player(), rec.margin) {
+            self.counted_wins[p].0 += 1;
+            self.counted_wins[p].1 += f64::from(m.abs());
         }
     }
 
@@ -181,6 +189,19 @@ impl Summary {
             )
         };
         out.push_str(&format!("Elo {a} - {b}: {elo_line} (95 %)\n"));
+        let won_by: Vec<String> = (0..2)
+            .filter(|&p| self.counted_wins[p].0 > 0)
+            .map(|p| {
+                let (k, sum) = self.counted_wins[p];
+                format!("{} by {:.1} ({k})", self.names[p], sum / k as f64)
+            })
+            .collect();
+        if !won_by.is_empty() {
+            out.push_str(&format!(
+                "mean margin of the wins on the count (games): {}\n",
+                won_by.join(", ")
+            ));
+        }
         out.push_str(&self.lengths_and_faults());
         out
     }
@@ -273,6 +294,27 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("ended by: stopped 1, two_passes 1"), "{text}");
+    }
+
+    #[test]
+    fn the_margins_of_each_side_s_counted_wins_are_averaged() {
+        let mut s = Summary::new(["a".into(), "b".into()]);
+        let counted = |black_wins, margin| GameRecord {
+            margin: Some(margin),
+            ..game(Reason::TwoPasses, black_wins)
+        };
+        s.add(&counted(true, 10.5));
+        s.add(&counted(true, 2.5));
+        s.add(&counted(false, 30.5));
+        // no count: a win, but no margin
+        s.add(&game(Reason::Crash, true));
+        let text = s.text();
+        assert!(
+            text.contains(
+                "mean margin of the wins on the count (games): a by 6.5 (2), b by 30.5 (1)"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
