@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Where a bot loses: GNU Go's score estimate along each game of `tengen arena` match folders.
+"""Where a bot loses: GNU Go's score estimate (or KataGo's raw network's
+lead) along each game of `tengen arena` match folders.
 
 usage: tools/trajectory.py MATCH_DIR [MATCH_DIR ...] [--name NAME] [--every N]
-                           [--upto M] [--games LIST] [--gnugo PATH] [--jobs J]
+                           [--upto M] [--games LIST] [--gnugo PATH | --katago CMD]
+                           [--jobs J]
 
 For each game of MATCH_DIR/games.jsonl played by NAME (default tengen) and
 not ended by a crash (or the games in LIST, a comma list of game numbers,
@@ -36,6 +38,13 @@ at which the estimate falls below -20 in each game (median over games):
 GNU Go: PATH, else `gnugo` on PATH, else /usr/games/gnugo. Each estimate
 takes about 2 s (two GNU Go calls); --jobs J (default 1) runs J estimates
 at a time. Progress goes to stderr.
+
+--katago CMD instead asks a KataGo GTP engine (CMD, a command line: see
+../shared/opponents/README.md) for its raw network's lead after k moves
+(`loadsgf SGF k+1`, then `kata-raw-nn 0`, its `whiteLead`): one position,
+as the network's lead does not lean toward the side that has just moved.
+One engine answers, one position at a time (--jobs is ignored); it needs
+no more than a few ms a position with a small net.
 
 Exit status: 2 on bad input (no folder or games.jsonl, unknown game number,
 --every < 1, ...), 1 when GNU Go is not found.
@@ -120,6 +129,75 @@ def estimate_one(gnugo, sgf, k):
     return None, f"no score in the output (last line {last!r})"
 
 
+class KataGo:
+    """One KataGo GTP process, asked for its raw network's lead."""
+
+    def __init__(self, cmd):
+        import shlex
+        try:
+            self.p = subprocess.Popen(shlex.split(cmd), stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      text=True)
+        except OSError as e:
+            sys.exit(f"{PROG}: could not run KataGo ({cmd!r}): {e}")
+        self.cmd = cmd
+        if self.ask("kata-raw-nn 0") is None:
+            self.dead("answers no kata-raw-nn")
+
+    def dead(self, why):
+        code = self.p.poll()
+        sys.exit(f"{PROG}: KataGo ({self.cmd!r}) {why}"
+                 + (f" (exit status {code})" if code is not None else ""))
+
+    def ask(self, command):
+        """The answer's lines (the first without its '= '), or None on an
+        error answer or a dead engine."""
+        try:
+            self.p.stdin.write(command + "\n")
+            self.p.stdin.flush()
+        except OSError:
+            return None
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                return None
+            line = line.rstrip("\n")
+            if not lines and not line.strip():
+                continue
+            if not line.strip():
+                break
+            lines.append(line)
+        if not lines or not lines[0].startswith("="):
+            return None
+        lines[0] = lines[0][1:].strip()
+        return lines
+
+    def estimate(self, sgf, k):
+        """Black's lead after k moves by the raw network, or (None, why)."""
+        if self.ask(f"loadsgf {sgf} {k + 1}") is None:
+            if self.p.poll() is not None:
+                self.dead("stopped")
+            return None, "refused loadsgf"
+        answer = self.ask("kata-raw-nn 0")
+        if answer is None:
+            if self.p.poll() is not None:
+                self.dead("stopped")
+            return None, "no answer to kata-raw-nn"
+        for line in answer:
+            f = line.split()
+            if len(f) == 2 and f[0] == "whiteLead":
+                return -float(f[1]), None
+        return None, "no whiteLead in kata-raw-nn's answer"
+
+    def close(self):
+        try:
+            self.ask("quit")
+            self.p.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.p.kill()
+
+
 def fmt(v):
     return "?" if v is None else f"{v:+.1f}"
 
@@ -138,6 +216,7 @@ def main():
     ap.add_argument("--upto", type=int, default=200, metavar="M")
     ap.add_argument("--games", metavar="LIST")
     ap.add_argument("--gnugo", metavar="PATH")
+    ap.add_argument("--katago", metavar="CMD")
     ap.add_argument("--jobs", type=int, default=1, metavar="J")
     a = ap.parse_args()
 
@@ -205,7 +284,15 @@ def main():
         if not wanted:
             bad_input(f"no game of {a.name!r} not ended by a crash in {', '.join(a.match_dirs)}")
 
-    gnugo = find_gnugo(a.gnugo)
+    if a.gnugo and a.katago:
+        bad_input("--gnugo and --katago: one estimator")
+    if a.katago:
+        katago = KataGo(a.katago)
+        a.jobs = 1
+        judge, judge_name = katago.estimate, "KataGo's raw network"
+    else:
+        gnugo = find_gnugo(a.gnugo)
+        judge, judge_name = (lambda sgf, k: estimate(gnugo, sgf, k)), "GNU Go"
 
     # Plan: (game, [k...]) with the SGF checked up front.
     plan = []
@@ -223,14 +310,14 @@ def main():
         bad_input("no game left to look at")
 
     total = sum(len(ks) for _, _, ks in plan)
-    note(f"{len(plan)} games, {total} GNU Go estimates ({gnugo}, {a.jobs} at a time)")
+    note(f"{len(plan)} games, {total} estimates by {judge_name} ({a.jobs} at a time)")
 
     results = {}  # game -> {k: NAME's margin or None}
     colour_of = {}  # game -> NAME's colour
     t_all = time.monotonic()
     ex = concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs)
     try:
-        futures = {num: [(k, ex.submit(estimate, gnugo, sgf, k)) for k in ks] for num, sgf, ks in plan}
+        futures = {num: [(k, ex.submit(judge, sgf, k)) for k in ks] for num, sgf, ks in plan}
         for i, (num, sgf, ks) in enumerate(plan, 1):
             g = records[num]
             colour = "black" if g.get("black") == a.name else "white"
@@ -241,7 +328,7 @@ def main():
             for k, fut in futures[num]:
                 v, why = fut.result()
                 if v is None:
-                    note(f"game {num} move {k}: GNU Go {why}; value missing")
+                    note(f"game {num} move {k}: {judge_name}: {why}; value missing")
                     vals[k] = None
                 else:
                     vals[k] = sign * v + 0.0  # no -0.0
@@ -266,12 +353,14 @@ def main():
         note("interrupted")
         sys.exit(130)
     ex.shutdown()
+    if a.katago:
+        katago.close()
     note(f"all done in {time.monotonic() - t_all:.1f} s")
 
     # Summary per move number.
     all_ks = sorted({k for vals in results.values() for k in vals})
     print()
-    print(f"{a.name}'s estimated margin by GNU Go (positive = {a.name} ahead)")
+    print(f"{a.name}'s estimated margin by {judge_name} (positive = {a.name} ahead)")
     print(f"{'move':>5} | {'as black':^19} | {'as white':^19} | {'all':^19}")
     print(f"{'':>5} | {'n':>3} {'mean':>7} {'median':>7} | {'n':>3} {'mean':>7} {'median':>7}"
           f" | {'n':>3} {'mean':>7} {'median':>7}")
