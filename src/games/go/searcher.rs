@@ -416,8 +416,8 @@ impl Searcher {
         if (target - self.shift).abs() >= (spread / 4.0).max(1.0) || target == 0.0 {
             if target != self.shift {
                 debug!(
-                    "playouts' margin {mean:+.1} ± {spread:.1} for us ({} playouts, {:+.1} at {:+.1}): komi moved by {:+.1} for Black", margins.playouts, margins.mean(), self.shift,
-                    target
+                    "playouts' margin {mean:+.1} ± {spread:.1} for us over {} playouts: komi moved by {target:+.1} for Black",
+                    margins.playouts
                 );
             }
             self.shift = target;
