@@ -25,6 +25,7 @@ import argparse
 import gzip
 import json
 import random
+import statistics
 import subprocess
 import sys
 import zlib
@@ -58,16 +59,12 @@ def mae(xs, ys):
     return sum(abs(x - y) for x, y in zip(xs, ys)) / max(1, len(xs))
 
 
-def spread(xs):
-    m = sum(xs) / len(xs)
-    return (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
-
-
 def correlation(xs, ys):
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / len(xs)
-    sx, sy = spread(xs), spread(ys)
-    return cov / (sx * sy) if sx > 0 and sy > 0 else 0.0
+    """Pearson's r, 0 where a reader never varies (statistics raises)."""
+    try:
+        return statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
+        return 0.0
 
 
 def main(argv):
@@ -126,11 +123,11 @@ def main(argv):
             if len(ks) < 10:
                 continue
             t = [tw[k] for k in ks]
-            parts = [f"teacher spread {spread(t):.3f}"]
+            parts = [f"teacher spread {statistics.pstdev(t):.3f}"]
             for j, name in enumerate(readers):
                 r = [got[k][2 * j] for k in ks]
                 parts.append(f"{name} MAE {mae(r, t):.3f} r {correlation(r, t):.2f} "
-                             f"spread {spread(r):.3f}")
+                             f"spread {statistics.pstdev(r):.3f}")
             print(f"moves {lo}-{lo + 49} ({len(ks)}): " + ", ".join(parts))
 
 
