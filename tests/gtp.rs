@@ -348,14 +348,22 @@ fn check_info(text: &str, game: &Game) -> Vec<String> {
     moves
 }
 
+/// An engine on a `size` board where black has played `vertex`, and the
+/// same game here, to check what the engine reports against.
+fn one_black_move(size: usize, vertex: &str) -> (Engine, Game) {
+    let mut e = Engine::quick();
+    e.ok(&format!("boardsize {size}"));
+    e.ok("clear_board");
+    e.ok(&format!("play b {vertex}"));
+    let mut g = Game::new(size, size, 7.5);
+    let mv = coord::from_gtp(g.board(), vertex).expect("a vertex");
+    g.play(mv).unwrap();
+    (e, g)
+}
+
 #[test]
 fn lz_analyze_streams_until_the_next_command() {
-    let mut e = Engine::quick();
-    e.ok("boardsize 9");
-    e.ok("clear_board");
-    e.ok("play b E5");
-    let mut g = Game::new(9, 9, 7.5);
-    g.play(Move::Play(g.board().point(4, 4))).unwrap();
+    let (mut e, g) = one_black_move(9, "E5");
     send(&mut e, "7 lz-analyze 5");
     assert_eq!(line(&mut e), "=7");
     for _ in 0..3 {
@@ -390,12 +398,7 @@ fn lz_analyze_streams_until_the_next_command() {
 /// on 19x19, and with `ownership true` one value a point after the moves.
 #[test]
 fn kata_analyze_writes_what_katago_writes() {
-    let mut e = Engine::quick();
-    e.ok("boardsize 19");
-    e.ok("clear_board");
-    e.ok("play b Q16");
-    let mut g = Game::new(19, 19, 7.5);
-    g.play(Move::Play(g.board().point(15, 3))).unwrap();
+    let (mut e, g) = one_black_move(19, "Q16");
     send(&mut e, "4 kata-analyze 5 ownership true");
     assert_eq!(line(&mut e), "=4");
     let text = line(&mut e);
