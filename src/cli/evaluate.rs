@@ -6,12 +6,14 @@ use super::planes::replay;
 use super::{install_net_file, no_more_args, parse_flag, take_switch, ToolError};
 use crate::games::go::net::Net;
 use crate::games::go::{Config, Searcher};
-use crate::go::Game;
+use crate::go::coord::sgf_point;
+use crate::go::{Game, Move};
+use crate::search::Budget;
 use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
 usage: tengen evaluate [--playouts N] [--komi K] [--size N]
-                       [--net] [--net-file FILE] < POSITIONS
+                       [--net] [--net-file FILE] [--children C] < POSITIONS
   Each input line is MOVES, then optionally a space and a label, MOVES
   as for tengen planes (two SGF letters a move, '..' a pass, black
   first). Each output line is the position's value for the side to move
@@ -21,7 +23,12 @@ usage: tengen evaluate [--playouts N] [--komi K] [--size N]
   then the label unchanged. --net: then the network's value head's
   winning chance and lead for the side to move (the network of
   --net-file, else the built-in one; it must have a value head), before
-  the label; --playouts 0 with it leaves the playouts out.";
+  the label; --playouts 0 with it leaves the playouts out.
+  --children C: instead, a search of N playouts (the bot's tree, priors
+  and network) and its C most visited root moves, each as
+  MOVE:PLAYOUTS:WINRATE, with --net then :WIN:LEAD, the network's read
+  of the position after the move, all for the side to move here: how
+  the search and the value head rank the same moves.";
 
 pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     if args.iter().any(|a| a == "--help") {
@@ -31,10 +38,11 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     let komi: f32 = parse_flag(&mut args, "--komi")?.unwrap_or(7.5);
     let size: usize = parse_flag(&mut args, "--size")?.unwrap_or(19);
     let net = install_net_file(&mut args)? | take_switch(&mut args, "--net");
+    let children: Option<usize> = parse_flag(&mut args, "--children")?;
     no_more_args(&args)?;
-    if (playouts == 0 && !net) || !komi.is_finite() {
+    if (playouts == 0 && (!net || children.is_some())) || !komi.is_finite() {
         return Err(ToolError::usage(
-            "--playouts must be positive (or 0 with --net), --komi finite",
+            "--playouts must be positive (or 0 with --net alone), --komi finite",
         ));
     }
     if net && !Net::active().has_value() {
@@ -52,7 +60,10 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
             replay(size, moves).map_err(|e| ToolError::input(format!("line {}: {e}", n + 1)))?;
         let game = Game::from_board(board, komi);
         let mut fields = Vec::new();
-        if playouts > 0 {
+        if let Some(c) = children {
+            searcher.clear();
+            fields = ranked(&mut searcher, &game, playouts, c, net);
+        } else if playouts > 0 {
             let (win, margin) = searcher.rollouts(&game, playouts);
             fields.push(format!("{win:.4} {margin:.2}"));
         }
@@ -70,6 +81,35 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
         out.push('\n');
     }
     Ok(out)
+}
+
+/// The `c` most visited root moves of a search of `playouts` on `game`,
+/// each `MOVE:PLAYOUTS:WINRATE[:WIN:LEAD]` for the side to move.
+fn ranked(searcher: &mut Searcher, game: &Game, playouts: u32, c: usize, net: bool) -> Vec<String> {
+    let a = searcher.analyze_within(game, &Budget::playouts(u64::from(playouts)));
+    a.moves
+        .iter()
+        .take(c)
+        .map(|m| {
+            let b = game.board();
+            let name = match m.mv {
+                Move::Pass => "..".to_string(),
+                Move::Play(p) => {
+                    let (x, y) = b.xy(p);
+                    sgf_point(x, y)
+                }
+            };
+            let mut text = format!("{name}:{}:{:.4}", m.visits, m.winrate);
+            let mut after = game.clone();
+            if net && after.play(m.mv).is_ok() {
+                // the network reads for the side to move after the move
+                if let Some(v) = Net::active().evaluate(after.board()).1 {
+                    let _ = write!(text, ":{:.4}:{:.2}", 1.0 - v.win, -v.lead);
+                }
+            }
+            text
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -110,5 +150,39 @@ mod tests {
             assert!(run(vec!["--net".into()], "").is_err());
         }
         assert!(run(vec![], "zz\n").is_err());
+    }
+
+    /// Three white stones on the edge of a 5x5 board have one liberty and
+    /// black is to move: the search's most visited move takes them.
+    #[test]
+    fn children_rank_the_search_s_root_moves() {
+        let args = vec![
+            "--size".into(),
+            "5".into(),
+            "--playouts".into(),
+            "300".into(),
+            "--children".into(),
+            "3".into(),
+        ];
+        let out = run(args, "abaabbbacbcadb.. atari\n").unwrap();
+        let fields: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(fields.last(), Some(&"atari"), "{out}");
+        let first: Vec<&str> = fields[0].split(':').collect();
+        assert_eq!(first[0], "da", "{out}");
+        let played: u32 = fields[..fields.len() - 1]
+            .iter()
+            .map(|f| f.split(':').nth(1).unwrap().parse::<u32>().unwrap())
+            .sum();
+        assert!(
+            played <= 300 && first[2].parse::<f32>().unwrap() > 0.6,
+            "{out}"
+        );
+        let zero = vec![
+            "--children".into(),
+            "3".into(),
+            "--playouts".into(),
+            "0".into(),
+        ];
+        assert!(run(zero, "").is_err());
     }
 }

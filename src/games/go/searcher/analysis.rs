@@ -50,6 +50,12 @@ impl Searcher {
     /// `until`, and reports its root. The tree is kept, so calling again
     /// goes on where this left off.
     pub fn analyze(&mut self, game: &Game, until: Instant) -> Analysis {
+        self.analyze_within(game, &Budget::until(until))
+    }
+
+    /// [`Searcher::analyze`] until `budget` runs out: a number of playouts
+    /// reads the same on any host (`tengen evaluate --children`).
+    pub fn analyze_within(&mut self, game: &Game, budget: &Budget) -> Analysis {
         let state = self.counted_state(game, Horizon { moves_left: None });
         let mut tree = self.tree_for(game, &state);
         if tree.crowded() {
@@ -67,7 +73,7 @@ impl Searcher {
                 &mut tree,
                 &state,
                 &mut self.rng,
-                &Budget::until(until),
+                budget,
                 how,
                 Instant::now(),
             );

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Would the value head choose better among the search's own candidates?
+A teacher (KataGo's raw network) judges the moves of NAME's games.
+
+usage: tools/rerank_check.py --tengen BIN --katago CMD [--name NAME]
+                             [--from A] [--upto B] [--every N] [--playouts P]
+                             [--children C] [--net-file FILE] [--limit L]
+                             [--worst W] [--dump FILE] GAME.sgf...
+
+For each position of the games where NAME (default tengen) is to move,
+after A, A + N, ... up to B moves (defaults 20, 10, 150):
+  1. `BIN evaluate --children C --playouts P --net` searches it and
+     gives its C most visited root moves (default 6, 3000 playouts):
+     each move's playouts and win rate, and the value head's win rate
+     and lead after it;
+  2. KataGo (CMD, a GTP command line, see ../shared/opponents/README.md)
+     reads the position after each candidate with `kata-raw-nn 0`.
+Each reader then picks one candidate: the search its most visited
+(what the bot plays), the head its best win rate or lead, and mixes
+that add ALPHA times the head's win rate, centred on the candidates'
+mean, to the search's win rate (among the candidates with at least a
+third of the most visited one's playouts); the row "teacher" is KataGo's own raw
+policy's move, candidate or not. The teacher prices each pick: its win
+rate and lead after the pick, below those after the best of the
+candidates and its own move. Printed per reader: the mean cost in win
+rate and points, the share of picks costing more than 0.10, and how
+often it picks the best; --worst W lists the W positions where the
+search's pick cost the most points; --dump FILE writes every reading,
+a JSON line a position. Standard library only.
+
+Exit status: 2 on bad input, 1 when an engine fails.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trajectory import KataGo  # noqa: E402
+
+LETTERS = "ABCDEFGHJKLMNOPQRST"
+MIXES = (0.25, 0.5, 1.0, 2.0)
+
+
+def gtp_vertex(sgf, size=19):
+    if sgf == "..":
+        return "pass"
+    x, y = ord(sgf[0]) - 97, ord(sgf[1]) - 97
+    return f"{LETTERS[x]}{size - y}"
+
+
+def read_sgf(path):
+    """(black name, white name, moves as two letters each, '..' a pass)."""
+    text = open(path, encoding="utf-8").read()
+    name = lambda tag: (re.search(tag + r"\[([^\]]*)\]", text) or [None, ""])[1]
+    moves = [m or ".." for _, m in re.findall(r";([BW])\[([a-s]{2}|tt|)\]", text)]
+    return name("PB"), name("PW"), [".." if m == "tt" else m for m in moves]
+
+
+def positions(paths, who, first, last, every):
+    """(sgf, moves played, colour to move) where `who` is to move."""
+    out = []
+    for path in paths:
+        pb, pw, moves = read_sgf(path)
+        if who not in (pb, pw):
+            continue
+        mine = 0 if pb == who else 1
+        for k in range(first, min(last, len(moves) - 1) + 1):
+            if k % 2 == mine and (k - first) % every < 2:
+                out.append((path, moves[:k], "BW"[k % 2]))
+    return out
+
+
+def load(kata, sgf, k):
+    if kata.ask(f"loadsgf {sgf} {k + 1}") is None:
+        kata.dead("refused loadsgf")
+
+
+def teacher_move(kata, sgf, k):
+    """KataGo's raw policy's likeliest point (two SGF letters)."""
+    load(kata, sgf, k)
+    answer = kata.ask("kata-raw-nn 0") or []
+    if "policy" not in answer:
+        kata.dead("gave no policy")
+    rows = answer[answer.index("policy") + 1:][:19]
+    best = max(((float(v), x, y) for y, row in enumerate(rows)
+                for x, v in enumerate(row.split()) if v != "NAN"), default=None)
+    return None if best is None else chr(97 + best[1]) + chr(97 + best[2])
+
+
+def teacher(kata, sgf, k, colour, move):
+    """KataGo's (win rate, lead) for `colour` after it plays `move`."""
+    load(kata, sgf, k)
+    if kata.ask(f"play {colour} {gtp_vertex(move)}") is None:
+        return None
+    answer = kata.ask("kata-raw-nn 0") or []
+    fields = dict(line.split()[:2] for line in answer if len(line.split()) == 2)
+    if "whiteWin" not in fields or "whiteLead" not in fields:
+        kata.dead("gave no whiteWin and whiteLead")
+    win, lead = float(fields["whiteWin"]), float(fields["whiteLead"])
+    return (win, lead) if colour == "W" else (1.0 - win, -lead)
+
+
+def search(tengen, lines, args):
+    cmd = [tengen, "evaluate", "--children", str(args.children),
+           "--playouts", str(args.playouts), "--net"]
+    if args.net_file:
+        cmd += ["--net-file", args.net_file]
+    try:
+        done = subprocess.run(cmd, input="".join(lines), capture_output=True,
+                              text=True, check=False)
+    except OSError as e:
+        sys.exit(f"rerank_check.py: could not run {tengen}: {e}")
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr[-2000:])
+        sys.exit(f"rerank_check.py: {' '.join(cmd)} failed ({done.returncode})")
+    out = []
+    for line in done.stdout.splitlines():
+        cands = []
+        for tok in line.split():
+            f = tok.split(":")
+            if len(f) == 5:
+                cands.append((f[0], int(f[1]), float(f[2]), float(f[3]), float(f[4])))
+        out.append(cands)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tengen", required=True)
+    ap.add_argument("--katago", required=True)
+    ap.add_argument("--name", default="tengen")
+    ap.add_argument("--from", dest="first", type=int, default=20)
+    ap.add_argument("--upto", type=int, default=150)
+    ap.add_argument("--every", type=int, default=10)
+    ap.add_argument("--playouts", type=int, default=3000)
+    ap.add_argument("--children", type=int, default=6)
+    ap.add_argument("--net-file")
+    ap.add_argument("--limit", type=int, default=0, help="at most this many positions")
+    ap.add_argument("--dump", help="write each position's readings here, a JSON line each")
+    ap.add_argument("--worst", type=int, default=0,
+                    help="list the search's N costliest picks, in points")
+    ap.add_argument("games", nargs="+")
+    a = ap.parse_args()
+    if a.every < 2 or a.children < 2 or a.playouts < 1:
+        ap.error("--every and --children at least 2, --playouts at least 1")
+    for g in a.games:
+        if not os.path.isfile(g):
+            ap.error(f"no such file: {g}")
+    pos = positions(a.games, a.name, a.first, a.upto, a.every)
+    if a.limit:
+        pos = pos[:a.limit]
+    if not pos:
+        ap.error(f"no positions with {a.name} to move")
+    print(f"{len(pos)} positions, searching ...", file=sys.stderr)
+    cands = search(a.tengen, ["".join(m) + "\n" for _, m, _ in pos], a)
+    kata = KataGo(a.katago)
+    dump = open(a.dump, "w", encoding="utf-8") if a.dump else None
+    readers = ["search", "head win", "head lead"] + [f"mix {x}" for x in MIXES]
+    readers.append("teacher")
+    cost = {r: [] for r in readers}
+    among = []
+    worst = []
+    for n, ((sgf, moves, colour), cs) in enumerate(zip(pos, cands)):
+        cs = [c for c in cs if c[1] > 0]
+        if len(cs) < 2:
+            continue
+        path = os.path.abspath(sgf)
+        own = teacher_move(kata, path, len(moves))
+        judged = [teacher(kata, path, len(moves), colour, c[0]) for c in cs]
+        if own is None or any(j is None for j in judged):
+            continue
+        mine = next((j for c, j in zip(cs, judged) if c[0] == own), None)
+        mine = mine or teacher(kata, path, len(moves), colour, own)
+        if mine is None:
+            continue
+        best_w = max(j[0] for j in judged + [mine])
+        best_l = max(j[1] for j in judged + [mine])
+        among.append(own in [c[0] for c in cs])
+        # mixes choose among the well-read candidates only: a win rate of
+        # a few playouts says little
+        read = [i for i, c in enumerate(cs) if 3 * c[1] >= cs[0][1]]
+        mean_h = sum(cs[i][3] for i in read) / len(read)
+        picks = {
+            "search": 0,
+            "head win": max(range(len(cs)), key=lambda i: cs[i][3]),
+            "head lead": max(range(len(cs)), key=lambda i: cs[i][4]),
+        }
+        for x in MIXES:
+            picks[f"mix {x}"] = max(read,
+                                    key=lambda i: cs[i][2] + x * (cs[i][3] - mean_h))
+        for r, i in picks.items():
+            cost[r].append((best_w - judged[i][0], best_l - judged[i][1],
+                            judged[i][0] == best_w))
+        cost["teacher"].append((best_w - mine[0], best_l - mine[1], mine[0] == best_w))
+        worst.append((best_l - judged[0][1], sgf, len(moves), cs[0][0], own))
+        if dump:
+            dump.write(json.dumps({"sgf": sgf, "moves": len(moves), "teacher_move": own,
+                                   "teacher_after_it": mine, "candidates": [
+                                       {"move": c[0], "playouts": c[1], "winrate": c[2],
+                                        "head_win": c[3], "head_lead": c[4],
+                                        "teacher_win": j[0], "teacher_lead": j[1]}
+                                       for c, j in zip(cs, judged)]}) + "\n")
+        if (n + 1) % 20 == 0:
+            print(f"{n + 1} of {len(pos)}", file=sys.stderr)
+    kata.close()
+    if dump:
+        dump.close()
+    n = len(cost["search"])
+    print(f"{n} positions of {len(a.games)} games, {a.children} candidates, "
+          f"{a.playouts} playouts; cost against the best of the candidates and the "
+          f"teacher's own move, which is a candidate in {sum(among)}")
+    print(f"{'reader':<10} {'win rate':>9} {'points':>7} {'> 0.10':>7} {'best':>6}")
+    for r in readers:
+        c = cost[r]
+        w = sum(x[0] for x in c) / max(1, n)
+        p = sum(x[1] for x in c) / max(1, n)
+        big = sum(x[0] > 0.10 for x in c) / max(1, n)
+        best = sum(x[2] for x in c) / max(1, n)
+        print(f"{r:<10} {w:9.4f} {p:7.2f} {big:7.1%} {best:6.1%}")
+    if a.worst:
+        print(f"the search's {a.worst} costliest picks (points, game, moves before, "
+              "its move, the teacher's):")
+        for pts, sgf, k, mv, own in sorted(worst, reverse=True)[:a.worst]:
+            print(f"  {pts:6.1f}  {sgf} {k}  {gtp_vertex(mv)}  {gtp_vertex(own)}")
+
+
+if __name__ == "__main__":
+    main()
