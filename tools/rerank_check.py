@@ -5,28 +5,29 @@ A teacher (KataGo's raw network) judges the moves of NAME's games.
 usage: tools/rerank_check.py --tengen BIN --katago CMD [--name NAME]
                              [--from A] [--upto B] [--every N] [--playouts P]
                              [--children C] [--net-file FILE] [--limit L]
-                             [--worst W] [--dump FILE] GAME.sgf...
+                             [--worst W] [--dump FILE] [--set NAME=VALUE]...
+                             GAME.sgf...
 
 For each position of the games where NAME (default tengen) is to move,
 after A, A + N, ... up to B moves (defaults 20, 10, 150):
-  1. `BIN evaluate --children C --playouts P --net` searches it and
-     gives its C most visited root moves (default 6, 3000 playouts):
-     each move's playouts and win rate, and the value head's win rate
-     and lead after it;
+  1. `BIN evaluate --children C --playouts P --net` (with each --set)
+     searches it and gives its C most visited root moves (default 6,
+     3000 playouts): each move's playouts and win rate, and the value
+     head's win rate and lead after it;
   2. KataGo (CMD, a GTP command line, see ../shared/opponents/README.md)
      reads the position after each candidate with `kata-raw-nn 0`.
 Each reader then picks one candidate: the search its most visited
 (what the bot plays), the head its best win rate or lead, and mixes
 that add ALPHA times the head's win rate, centred on the candidates'
 mean, to the search's win rate (among the candidates with at least a
-third of the most visited one's playouts); the row "teacher" is KataGo's own raw
-policy's move, candidate or not. The teacher prices each pick: its win
-rate and lead after the pick, below those after the best of the
-candidates and its own move. Printed per reader: the mean cost in win
-rate and points, the share of picks costing more than 0.10, and how
-often it picks the best; --worst W lists the W positions where the
-search's pick cost the most points; --dump FILE writes every reading,
-a JSON line a position. Standard library only.
+third of the most visited one's playouts); the row "teacher" is
+KataGo's own raw policy's move, candidate or not. The teacher prices
+each pick: its win rate and lead after the pick, below those after the
+best of the candidates and its own move. Printed per reader: the mean
+cost in win rate and points, the share of picks costing more than
+0.10, and how often it picks the best; --worst W lists the W positions
+where the search's pick cost the most points; --dump FILE writes every
+reading, a JSON line a position. Standard library only.
 
 Exit status: 2 on bad input, 1 when an engine fails.
 """
@@ -108,6 +109,8 @@ def search(tengen, lines, args):
            "--playouts", str(args.playouts), "--net"]
     if args.net_file:
         cmd += ["--net-file", args.net_file]
+    for assignment in args.set:
+        cmd += ["--set", assignment]
     try:
         done = subprocess.run(cmd, input="".join(lines), capture_output=True,
                               text=True, check=False)
@@ -138,6 +141,8 @@ def main():
     ap.add_argument("--playouts", type=int, default=3000)
     ap.add_argument("--children", type=int, default=6)
     ap.add_argument("--net-file")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a search parameter for the search, as for tengen bot")
     ap.add_argument("--limit", type=int, default=0, help="at most this many positions")
     ap.add_argument("--dump", help="write each position's readings here, a JSON line each")
     ap.add_argument("--worst", type=int, default=0,

@@ -3,9 +3,9 @@
 //! (`tools/value_check.py` does, on the held-out teacher positions).
 
 use super::planes::replay;
-use super::{install_net_file, no_more_args, parse_flag, take_switch, ToolError};
+use super::{install_net_file, no_more_args, parse_flag, search_config, take_switch, ToolError};
 use crate::games::go::net::Net;
-use crate::games::go::{Config, Searcher};
+use crate::games::go::Searcher;
 use crate::go::coord::sgf_point;
 use crate::go::{Game, Move};
 use crate::search::Budget;
@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
 usage: tengen evaluate [--playouts N] [--komi K] [--size N]
-                       [--net] [--net-file FILE] [--children C] < POSITIONS
+                       [--net] [--net-file FILE] [--children C]
+                       [--set NAME=VALUE]... < POSITIONS
   Each input line is MOVES, then optionally a space and a label, MOVES
   as for tengen planes (two SGF letters a move, '..' a pass, black
   first). Each output line is the position's value for the side to move
@@ -39,6 +40,7 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     let size: usize = parse_flag(&mut args, "--size")?.unwrap_or(19);
     let net = install_net_file(&mut args)? | take_switch(&mut args, "--net");
     let children: Option<usize> = parse_flag(&mut args, "--children")?;
+    let config = search_config(&mut args)?;
     no_more_args(&args)?;
     if (playouts == 0 && (!net || children.is_some())) || !komi.is_finite() {
         return Err(ToolError::usage(
@@ -48,7 +50,7 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     if net && !Net::active().has_value() {
         return Err(ToolError::input("the network has no value head"));
     }
-    let mut searcher = Searcher::new(Config::default());
+    let mut searcher = Searcher::new(config);
     let mut out = String::new();
     for (n, line) in input.lines().enumerate() {
         let line = line.trim_end();
