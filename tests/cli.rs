@@ -217,6 +217,33 @@ fn validate_rejects_malformed_input() {
     fails(&["validate", "--what"], VALIDATE_EXAMPLE);
 }
 
+/// Every command answers `--help` with its usage on stdout, at once (the
+/// ones that read stdin never wait for it).
+#[test]
+fn every_command_answers_help() {
+    let commands = [
+        "bot",
+        "gtp",
+        "score",
+        "validate",
+        "bench",
+        "learn",
+        "planes",
+        "evaluate",
+        "atari-go",
+        "clobber",
+        "random-bot",
+        "arena",
+    ];
+    for c in commands {
+        let out = ok(&[c, "--help"], "");
+        assert!(
+            out.contains(&format!("tengen {c}")) || c == "bot",
+            "{c}: {out}"
+        );
+    }
+}
+
 #[test]
 fn bench_reports_playouts_per_second() {
     let out = ok(&["bench", "--seconds", "0.2"], "");

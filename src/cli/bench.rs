@@ -10,7 +10,25 @@ use crate::go::{Board, Move};
 use crate::search::rng::Rng;
 use std::time::{Duration, Instant};
 
+pub const USAGE: &str = "\
+usage: tengen bench [--seconds S | --playouts N] [--size N] [--seed N] [--positions]
+       tengen bench --search [--seconds S | --playouts N] [--set NAME=VALUE]...
+       tengen bench --net [--net-file FILE] [--seconds S]
+       tengen bench --net [--net-file FILE] (--agree | --calibrate) FILE [--limit N]
+  One thread, S seconds (default 5) or N playouts. The first form plays
+  light playouts (uniform, no eye filling) from the empty board, or from
+  fixed mid-game positions with --positions. --search runs the bot's
+  searches, one after another, and counts their playouts and network
+  evaluations. --net times one network evaluation on each inference
+  path, and the reading of the file; with --agree it compares the 8-bit
+  paths with float on FILE's positions (lines of tools/teacher/
+  to_planes.py, uncompressed), with --calibrate it prints their
+  calibration table (src/games/go/net/calibration.txt) from them.";
+
 pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
+    if args.iter().any(|a| a == "--help") {
+        return Ok(format!("{USAGE}\n"));
+    }
     let seconds: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(5.0); // ignored with --playouts
     if !(seconds > 0.0 && seconds.is_finite()) {
         return Err(ToolError::usage("--seconds must be a positive number"));

@@ -33,13 +33,9 @@ usage:
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
                [--search [--playouts N] [--set NAME=VALUE]...]
                [--net] [--net-file FILE] [--agree|--calibrate FILE [--limit N]]
-                         playouts per second, one thread (--net: policy
-                         network evaluations and their likeliest moves,
-                         then ms an evaluation by each path the CPU runs;
-                         --net-file: with that network, not the built-in;
-                         --agree: each 8-bit path against float on the
-                         positions of to_planes.py's output; --calibrate:
-                         the 8-bit paths' table, measured on such positions)
+                         playouts per second, one thread; --net: ms a
+                         network evaluation on each path (tengen bench
+                         --help)
   tengen gtp [--seconds S] [--set NAME=VALUE]... [--net-file FILE]
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)
@@ -49,9 +45,10 @@ usage:
   tengen planes [--size N] [--skip-bad] < POSITIONS
                          a policy network's input planes for move
                          sequences (tengen planes --help)
-  tengen evaluate [--playouts N] [--komi K] [--size N] < POSITIONS
-                         the playouts' win rate and margin for move
-                         sequences (tengen evaluate --help)
+  tengen evaluate [--playouts N] [--net] [--children C] < POSITIONS
+                         the playouts' (the value head's) win rate and
+                         margin for move sequences, or the search's
+                         likeliest moves (tengen evaluate --help)
   tengen atari-go [--player search|random|greedy] [--seed S]
                  [--first-ms MS] [--turn-ms MS]
                          the CodinGame Atari Go bot on stdin/stdout
@@ -94,7 +91,32 @@ fn read_stdin() -> Result<String, ToolError> {
     Ok(input)
 }
 
+/// The entry of `command` in [`HELP`]: its usage lines and what it does.
+fn entry(command: &str) -> Option<String> {
+    let head = format!("  tengen {command} ");
+    let lines: Vec<&str> = HELP.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with(&head) || l.trim_end() == head.trim_end())?;
+    let len = lines[start + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("   "))
+        .count();
+    Some(format!(
+        "usage:\n{}\n",
+        lines[start..=start + len].join("\n")
+    ))
+}
+
 fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
+    // the commands without a --help of their own answer with their entry
+    // here, before any of them waits for stdin
+    const OWN_HELP: [&str; 6] = ["bench", "learn", "planes", "evaluate", "bot", "arena"];
+    if args.iter().any(|a| a == "--help") && !OWN_HELP.contains(&command) {
+        if let Some(text) = entry(command) {
+            return Ok(text);
+        }
+    }
     match command {
         "score" => score::run(args, &read_stdin()?),
         "validate" => validate::run(args, &read_stdin()?),
