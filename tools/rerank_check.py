@@ -2,7 +2,7 @@
 """Would the value head choose better among the search's own candidates?
 A teacher (KataGo's raw network) judges the moves of NAME's games.
 
-usage: tools/rerank_check.py --tengen BIN --katago CMD [--name NAME]
+usage: tools/rerank_check.py --tengen BIN --katago CMD [--rival CMD] [--name NAME]
                              [--from A] [--upto B] [--every N] [--playouts P]
                              [--children C] [--net-file FILE] [--limit L]
                              [--worst W] [--dump FILE] [--set NAME=VALUE]...
@@ -21,9 +21,10 @@ Each reader then picks one candidate: the search its most visited
 that add ALPHA times the head's win rate, centred on the candidates'
 mean, to the search's win rate (among the candidates with at least a
 third of the most visited one's playouts); the row "teacher" is
-KataGo's own raw policy's move, candidate or not. The teacher prices
-each pick: its win rate and lead after the pick, below those after the
-best of the candidates and its own move. Printed per reader: the mean
+KataGo's own raw policy's move, candidate or not, and the row "rival"
+that of --rival (another KataGo, the opponent's net, say). The teacher
+prices each pick: its win rate and lead after the pick, below those
+after the best of all the moves it read. Printed per reader: the mean
 cost in win rate and points, the share of picks costing more than
 0.10, and how often it picks the best; --worst W lists the W positions
 where the search's pick cost the most points; --dump FILE writes every
@@ -134,6 +135,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tengen", required=True)
     ap.add_argument("--katago", required=True)
+    ap.add_argument("--rival", metavar="CMD",
+                    help="another KataGo GTP command line whose raw move is priced too")
     ap.add_argument("--name", default="tengen")
     ap.add_argument("--from", dest="first", type=int, default=20)
     ap.add_argument("--upto", type=int, default=150)
@@ -165,6 +168,9 @@ def main():
     dump = open(a.dump, "w", encoding="utf-8") if a.dump else None
     readers = ["search", "head win", "head lead"] + [f"mix {x}" for x in MIXES]
     readers.append("teacher")
+    rival = KataGo(a.rival) if a.rival else None
+    if rival:
+        readers.append("rival")
     cost = {r: [] for r in readers}
     among = []
     worst = []
@@ -172,17 +178,22 @@ def main():
         cs = [c for c in cs if c[1] > 0]
         if len(cs) < 2:
             continue
-        path = os.path.abspath(sgf)
-        own = teacher_move(kata, path, len(moves))
-        judged = [teacher(kata, path, len(moves), colour, c[0]) for c in cs]
-        if own is None or any(j is None for j in judged):
+        path, k = os.path.abspath(sgf), len(moves)
+        judge = {}  # move -> the teacher's (win rate, lead) after it
+
+        def price(mv):
+            if mv is not None and mv not in judge:
+                judge[mv] = teacher(kata, path, k, colour, mv)
+            return judge.get(mv)
+
+        own = teacher_move(kata, path, k)
+        other = teacher_move(rival, path, k) if rival else None
+        judged = [price(c[0]) for c in cs]
+        mine, theirs = price(own), price(other)
+        if mine is None or (rival and theirs is None) or None in judged:
             continue
-        mine = next((j for c, j in zip(cs, judged) if c[0] == own), None)
-        mine = mine or teacher(kata, path, len(moves), colour, own)
-        if mine is None:
-            continue
-        best_w = max(j[0] for j in judged + [mine])
-        best_l = max(j[1] for j in judged + [mine])
+        best_w = max(j[0] for j in judge.values())
+        best_l = max(j[1] for j in judge.values())
         among.append(own in [c[0] for c in cs])
         # mixes choose among the well-read candidates only: a win rate of
         # a few playouts says little
@@ -200,10 +211,13 @@ def main():
             cost[r].append((best_w - judged[i][0], best_l - judged[i][1],
                             judged[i][0] == best_w))
         cost["teacher"].append((best_w - mine[0], best_l - mine[1], mine[0] == best_w))
-        worst.append((best_l - judged[0][1], sgf, len(moves), cs[0][0], own))
+        if rival:
+            cost["rival"].append((best_w - theirs[0], best_l - theirs[1], theirs[0] == best_w))
+        worst.append((best_l - judged[0][1], sgf, k, cs[0][0], own))
         if dump:
-            dump.write(json.dumps({"sgf": sgf, "moves": len(moves), "teacher_move": own,
-                                   "teacher_after_it": mine, "candidates": [
+            dump.write(json.dumps({"sgf": sgf, "moves": k, "teacher_move": own,
+                                   "teacher_after_it": mine, "rival_move": other,
+                                   "teacher_after_rival": theirs, "candidates": [
                                        {"move": c[0], "playouts": c[1], "winrate": c[2],
                                         "head_win": c[3], "head_lead": c[4],
                                         "teacher_win": j[0], "teacher_lead": j[1]}
@@ -211,12 +225,14 @@ def main():
         if (n + 1) % 20 == 0:
             print(f"{n + 1} of {len(pos)}", file=sys.stderr)
     kata.close()
+    if rival:
+        rival.close()
     if dump:
         dump.close()
     n = len(cost["search"])
     print(f"{n} positions of {len(a.games)} games, {a.children} candidates, "
-          f"{a.playouts} playouts; cost against the best of the candidates and the "
-          f"teacher's own move, which is a candidate in {sum(among)}")
+          f"{a.playouts} playouts; cost against the best move the teacher read "
+          f"(its own move is a candidate in {sum(among)})")
     print(f"{'reader':<10} {'win rate':>9} {'points':>7} {'> 0.10':>7} {'best':>6}")
     for r in readers:
         c = cost[r]
