@@ -26,8 +26,12 @@ that of --rival (another KataGo, the opponent's net, say). The teacher
 prices each pick: its win rate and lead after the pick, below those
 after the best of all the moves it read. Printed per reader: the mean
 cost in win rate and points, the share of picks costing more than
-0.10, and how often it picks the best; --worst W lists the W positions
-where the search's pick cost the most points; --dump FILE writes every
+0.10, how often it picks the best, and the points its picks lose
+against the teacher's own move with a 95 % interval (a yardstick that
+does not depend on the candidates: runs with other --set or --children
+on the same positions compare by it, their dumps pair the positions,
+and a --children 2 run reads the fewest moves); --worst W lists the W
+positions where the search's pick cost the most points; --dump FILE writes every
 reading, a JSON line a position. Standard library only.
 
 Exit status: 2 on bad input, 1 when an engine fails.
@@ -36,6 +40,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -209,10 +214,11 @@ def main():
                                     key=lambda i: cs[i][2] + x * (cs[i][3] - mean_h))
         for r, i in picks.items():
             cost[r].append((best_w - judged[i][0], best_l - judged[i][1],
-                            judged[i][0] == best_w))
-        cost["teacher"].append((best_w - mine[0], best_l - mine[1], mine[0] == best_w))
+                            judged[i][0] == best_w, mine[1] - judged[i][1]))
+        cost["teacher"].append((best_w - mine[0], best_l - mine[1], mine[0] == best_w, 0.0))
         if rival:
-            cost["rival"].append((best_w - theirs[0], best_l - theirs[1], theirs[0] == best_w))
+            cost["rival"].append((best_w - theirs[0], best_l - theirs[1], theirs[0] == best_w,
+                                  mine[1] - theirs[1]))
         worst.append((best_l - judged[0][1], sgf, k, cs[0][0], own))
         if dump:
             dump.write(json.dumps({"sgf": sgf, "moves": k, "teacher_move": own,
@@ -233,14 +239,20 @@ def main():
     print(f"{n} positions of {len(a.games)} games, {a.children} candidates, "
           f"{a.playouts} playouts; cost against the best move the teacher read "
           f"(its own move is a candidate in {sum(among)})")
-    print(f"{'reader':<10} {'win rate':>9} {'points':>7} {'> 0.10':>7} {'best':>6}")
+    print(f"{'reader':<10} {'win rate':>9} {'points':>7} {'> 0.10':>7} {'best':>6} "
+          f"{'vs teacher':>10} {'±':>5}")
     for r in readers:
         c = cost[r]
         w = sum(x[0] for x in c) / max(1, n)
         p = sum(x[1] for x in c) / max(1, n)
         big = sum(x[0] > 0.10 for x in c) / max(1, n)
         best = sum(x[2] for x in c) / max(1, n)
-        print(f"{r:<10} {w:9.4f} {p:7.2f} {big:7.1%} {best:6.1%}")
+        # points below the teacher's own move: the same yardstick for any
+        # candidates, so runs on the same positions compare
+        own = [x[3] for x in c]
+        mean = sum(own) / max(1, n)
+        half = 1.96 * statistics.pstdev(own) / max(1, n) ** 0.5 if n > 1 else 0.0
+        print(f"{r:<10} {w:9.4f} {p:7.2f} {big:7.1%} {best:6.1%} {mean:10.2f} {half:5.2f}")
     if a.worst:
         print(f"the search's {a.worst} costliest picks (points, game, moves before, "
               "its move, the teacher's):")
