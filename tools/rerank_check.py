@@ -29,8 +29,8 @@ cost in win rate and points, the share of picks costing more than
 0.10, how often it picks the best, and the points its picks lose
 against the teacher's own move with a 95 % interval (a yardstick that
 does not depend on the candidates: runs with other --set or --children
-on the same positions compare by it, their dumps pair the positions,
-and a --children 2 run reads the fewest moves); --worst W lists the W
+on the same positions compare by it, tools/rerank_pair.py pairs their
+dumps, and a --children 2 run reads the fewest moves); --worst W lists the W
 positions where the search's pick cost the most points; --dump FILE writes every
 reading, a JSON line a position. Standard library only.
 
