@@ -181,7 +181,7 @@ def main():
     worst = []
     for n, ((sgf, moves, colour), cs) in enumerate(zip(pos, cands)):
         cs = [c for c in cs if c[1] > 0]
-        if len(cs) < 2:
+        if not cs:
             continue
         path, k = os.path.abspath(sgf), len(moves)
         judge = {}  # move -> the teacher's (win rate, lead) after it

@@ -3,11 +3,12 @@
 the search's pick loses against the teacher's own move in each, and their
 difference position by position, with a 95 % interval.
 
-usage: tools/rerank_pair.py BASE.jsonl OTHER.jsonl
+usage: tools/rerank_pair.py BASE.jsonl[.gz] OTHER.jsonl[.gz]
 
 Exit status 2 on bad input (a file missing or not a dump). Standard
 library only.
 """
+import gzip
 import json
 import statistics
 import sys
@@ -17,7 +18,8 @@ def read(path):
     """{(game, moves): points the search's pick loses against the teacher's move}."""
     out = {}
     try:
-        with open(path, encoding="utf-8") as f:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
             for line in f:
                 d = json.loads(line)
                 pick = d["candidates"][0]
