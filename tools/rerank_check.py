@@ -45,9 +45,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lost_strings import COLUMNS, read_sgf  # noqa: E402
 from trajectory import KataGo  # noqa: E402
 
-LETTERS = "ABCDEFGHJKLMNOPQRST"
 MIXES = (0.25, 0.5, 1.0, 2.0)
 
 
@@ -55,24 +55,28 @@ def gtp_vertex(sgf, size=19):
     if sgf == "..":
         return "pass"
     x, y = ord(sgf[0]) - 97, ord(sgf[1]) - 97
-    return f"{LETTERS[x]}{size - y}"
-
-
-def read_sgf(path):
-    """(black name, white name, moves as two letters each, '..' a pass)."""
-    text = open(path, encoding="utf-8").read()
-    name = lambda tag: (re.search(tag + r"\[([^\]]*)\]", text) or [None, ""])[1]
-    moves = [m or ".." for _, m in re.findall(r";([BW])\[([a-s]{2}|tt|)\]", text)]
-    return name("PB"), name("PW"), [".." if m == "tt" else m for m in moves]
+    return f"{COLUMNS[x]}{size - y}"
 
 
 def positions(paths, who, first, last, every):
-    """(sgf, moves played, colour to move) where `who` is to move."""
+    """(sgf, moves played as two SGF letters each, '..' a pass, colour to
+    move) where `who` is to move."""
     out = []
     for path in paths:
-        pb, pw, moves = read_sgf(path)
+        text = open(path, encoding="utf-8", errors="replace").read()
+        name = lambda tag: (re.search(tag + r"\[([^\]]*)\]", text) or [None, ""])[1]
+        pb, pw = name("PB"), name("PW")
         if who not in (pb, pw):
             continue
+        try:
+            size, played = read_sgf(path)
+        except ValueError as e:
+            print(f"rerank_check.py: {path}: {e}", file=sys.stderr)
+            sys.exit(2)
+        if size != 19:
+            continue
+        moves = [".." if p is None else chr(97 + p % size) + chr(97 + p // size)
+                 for _, p in played]
         mine = 0 if pb == who else 1
         for k in range(first, min(last, len(moves) - 1) + 1):
             if k % 2 == mine and (k - first) % every < 2:
@@ -81,14 +85,23 @@ def positions(paths, who, first, last, every):
 
 
 def load(kata, sgf, k):
+    """Sets `kata`'s board to the position after k moves of `sgf`."""
     if kata.ask(f"loadsgf {sgf} {k + 1}") is None:
         kata.dead("refused loadsgf")
 
 
-def teacher_move(kata, sgf, k):
-    """KataGo's raw policy's likeliest point (two SGF letters)."""
-    load(kata, sgf, k)
-    answer = kata.ask("kata-raw-nn 0") or []
+def raw(kata):
+    """KataGo's `kata-raw-nn 0` answer, or it stops."""
+    answer = kata.ask("kata-raw-nn 0")
+    if answer is None:
+        kata.dead("answered no kata-raw-nn")
+    return answer
+
+
+def policy_move(kata):
+    """The raw policy's likeliest point on the board as it stands (two SGF
+    letters)."""
+    answer = raw(kata)
     if "policy" not in answer:
         kata.dead("gave no policy")
     rows = answer[answer.index("policy") + 1:][:19]
@@ -97,13 +110,14 @@ def teacher_move(kata, sgf, k):
     return None if best is None else chr(97 + best[1]) + chr(97 + best[2])
 
 
-def teacher(kata, sgf, k, colour, move):
-    """KataGo's (win rate, lead) for `colour` after it plays `move`."""
-    load(kata, sgf, k)
+def after(kata, colour, move):
+    """KataGo's (win rate, lead) for `colour` once it plays `move` on the
+    board as it stands, which is left as it was."""
     if kata.ask(f"play {colour} {gtp_vertex(move)}") is None:
         return None
-    answer = kata.ask("kata-raw-nn 0") or []
-    fields = dict(line.split()[:2] for line in answer if len(line.split()) == 2)
+    fields = dict(line.split()[:2] for line in raw(kata) if len(line.split()) == 2)
+    if kata.ask("undo") is None:
+        kata.dead("refused undo")
     if "whiteWin" not in fields or "whiteLead" not in fields:
         kata.dead("gave no whiteWin and whiteLead")
     win, lead = float(fields["whiteWin"]), float(fields["whiteLead"])
@@ -180,19 +194,22 @@ def main():
     among = []
     worst = []
     for n, ((sgf, moves, colour), cs) in enumerate(zip(pos, cands)):
-        cs = [c for c in cs if c[1] > 0]
-        if not cs:
+        if not cs:  # the search's moves all have playouts
             continue
         path, k = os.path.abspath(sgf), len(moves)
         judge = {}  # move -> the teacher's (win rate, lead) after it
 
         def price(mv):
             if mv is not None and mv not in judge:
-                judge[mv] = teacher(kata, path, k, colour, mv)
+                judge[mv] = after(kata, colour, mv)
             return judge.get(mv)
 
-        own = teacher_move(kata, path, k)
-        other = teacher_move(rival, path, k) if rival else None
+        load(kata, path, k)
+        own = policy_move(kata)
+        other = None
+        if rival:
+            load(rival, path, k)
+            other = policy_move(rival)
         judged = [price(c[0]) for c in cs]
         mine, theirs = price(own), price(other)
         if mine is None or (rival and theirs is None) or None in judged:
@@ -249,9 +266,9 @@ def main():
         best = sum(x[2] for x in c) / max(1, n)
         # points below the teacher's own move: the same yardstick for any
         # candidates, so runs on the same positions compare
-        own = [x[3] for x in c]
-        mean = sum(own) / max(1, n)
-        half = 1.96 * statistics.pstdev(own) / max(1, n) ** 0.5 if n > 1 else 0.0
+        below = [x[3] for x in c]
+        mean = sum(below) / max(1, n)
+        half = 1.96 * statistics.pstdev(below) / max(1, n) ** 0.5 if n > 1 else 0.0
         print(f"{r:<10} {w:9.4f} {p:7.2f} {big:7.1%} {best:6.1%} {mean:10.2f} {half:5.2f}")
     if a.worst:
         print(f"the search's {a.worst} costliest picks (points, game, moves before, "
