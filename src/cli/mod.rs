@@ -95,9 +95,7 @@ fn read_stdin() -> Result<String, ToolError> {
 fn entry(command: &str) -> Option<String> {
     let head = format!("  tengen {command} ");
     let lines: Vec<&str> = HELP.lines().collect();
-    let start = lines
-        .iter()
-        .position(|l| l.starts_with(&head) || l.trim_end() == head.trim_end())?;
+    let start = lines.iter().position(|l| l.starts_with(&head))?;
     let len = lines[start + 1..]
         .iter()
         .take_while(|l| l.starts_with("   "))
