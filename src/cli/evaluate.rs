@@ -23,8 +23,8 @@ usage: tengen evaluate [--playouts N] [--komi K] [--size N]
   half) and the mean margin in points (komi K, default 7.5, counted),
   then the label unchanged. --net: then the network's value head's
   winning chance and lead for the side to move (the network of
-  --net-file, else the built-in one; it must have a value head), before
-  the label; --playouts 0 with it leaves the playouts out.
+  --net-file, else the built-in one; it must have a value head; 19x19
+  only), before the label; --playouts 0 with it leaves the playouts out.
   --children C: instead, a search of N playouts (the bot's tree, priors
   and network) and its C most visited root moves, each as
   MOVE:PLAYOUTS:WINRATE, with --net then :WIN:LEAD, the network's read
@@ -46,6 +46,10 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
         return Err(ToolError::usage(
             "--playouts must be positive (or 0 with --net alone), --komi finite",
         ));
+    }
+    if net && size != 19 {
+        // the network reads 19x19 planes: on another board its value means nothing
+        return Err(ToolError::usage("--net reads 19x19 boards only"));
     }
     if net && !Net::active().has_value() {
         return Err(ToolError::input("the network has no value head"));
@@ -152,6 +156,8 @@ mod tests {
             assert!(run(vec!["--net".into()], "").is_err());
         }
         assert!(run(vec![], "zz\n").is_err());
+        let small_net = vec!["--size".into(), "5".into(), "--net".into()];
+        assert!(run(small_net, &format!("{rows} black\n")).is_err());
     }
 
     /// Three white stones on the edge of a 5x5 board have one liberty and
