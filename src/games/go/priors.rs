@@ -79,7 +79,7 @@ impl Default for PriorConfig {
             good_line_open: 10.0,
             learned: 0.0,
             learned_power: 0.5,
-            net: 200.0,
+            net: 1600.0,
             net_power: 1.0,
             pass: 10.0,
         }
