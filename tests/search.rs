@@ -41,6 +41,13 @@ fn assert_plays(g: &Game, moves_left: Option<usize>, playouts: u64, expected: Mo
     }
 }
 
+/// The search never plays `avoided`, with each of three seeds.
+fn assert_avoids(g: &Game, moves_left: Option<usize>, playouts: u64, avoided: Move) {
+    for seed in 1..=3 {
+        assert_ne!(think(g, moves_left, playouts, seed), avoided, "seed {seed}");
+    }
+}
+
 fn at(game: &Game, x: usize, y: usize) -> Move {
     Move::Play(game.board().point(x, y))
 }
@@ -103,9 +110,7 @@ fn leaves_five_dead_stones_in_atari_on_an_open_board() {
         Cell::Empty,
         "J4 captures"
     );
-    for seed in 1..=3 {
-        assert_ne!(think(&g, None, 3000, seed), capture, "seed {seed}");
-    }
+    assert_avoids(&g, None, 3000, capture);
 }
 
 #[test]
@@ -435,10 +440,7 @@ fn avoids_a_ko_retake_that_ends_the_game_lost() {
     ended.play(at(&g, 1, 1)).unwrap();
     assert_eq!(ended.end(), Some(End::KoRetake));
     assert!(ended.margin() > 0.0, "black wins if white retakes");
-    for seed in 1..=3 {
-        let mv = think(&g, None, 2000, seed);
-        assert_ne!(mv, at(&g, 1, 1), "seed {seed}");
-    }
+    assert_avoids(&g, None, 2000, at(&g, 1, 1));
 }
 
 /// Under the Riddles.io rules a player's second pass in a row ends the
