@@ -9,6 +9,7 @@ pub mod features;
 pub mod gammas;
 pub mod ladder;
 pub mod net;
+pub mod nn;
 mod params;
 pub mod patterns;
 pub mod planes;
