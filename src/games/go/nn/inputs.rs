@@ -43,3 +43,35 @@ pub struct Features {
     pub spatial: Vec<u8>,
     pub global: [f32; GLOBAL],
 }
+
+/// Placeholder until the features land (empty-board planes only).
+pub fn features(pos: &Position) -> Features {
+    let (w, h) = (pos.board.width(), pos.board.height());
+    let mut spatial = vec![0u8; SPATIAL * w * h];
+    spatial[..w * h].fill(1);
+    let mut global = [0f32; GLOBAL];
+    let self_komi = if pos.pla == Color::White {
+        pos.komi
+    } else {
+        -pos.komi
+    };
+    global[5] = self_komi / 20.0;
+    global[6] = 1.0;
+    global[7] = 0.5;
+    global[18] = -0.5;
+    Features {
+        width: w,
+        height: h,
+        spatial,
+        global,
+    }
+}
+
+/// Placeholder: every empty point.
+pub fn legal(pos: &Position) -> Vec<bool> {
+    let b = pos.board;
+    b.points()
+        .map(|p| b.at(p) == crate::go::Cell::Empty)
+        .chain([true])
+        .collect()
+}
