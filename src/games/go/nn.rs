@@ -20,6 +20,7 @@ pub mod desc;
 pub mod float;
 pub mod forward;
 pub mod inputs;
+pub mod int8;
 pub mod outputs;
 pub mod read;
 pub mod symmetry;

@@ -1,0 +1,102 @@
+//! The layer pass every vector kernel shares, written once over [`Dot`]:
+//! `P` points by `C` vectors of output channels at a time, their i32 sums
+//! in registers. Each step broadcasts a 4-byte group of a point's input
+//! codes to every lane and takes its dot product with each lane's 4 bytes
+//! of weights: each weight vector loaded serves `P` points, each broadcast
+//! `C` vectors. The sums are finished into floats as they leave the
+//! registers. A kernel file implements [`Dot`] and calls [`layer`] from a
+//! function compiled for its CPU features, into which all of this inlines.
+
+use super::{Codes, Finish, QLayer};
+
+/// One instruction set's vectors.
+pub trait Dot {
+    /// A vector of i32 lanes.
+    type V: Copy;
+    /// Output channels a vector holds.
+    const LANES: usize;
+    /// Zeros.
+    unsafe fn zero() -> Self::V;
+    /// `4 * LANES` bytes of weights from `p`.
+    unsafe fn load(p: *const u8) -> Self::V;
+    /// The 4 bytes at `p` in every lane.
+    unsafe fn splat(p: *const u8) -> Self::V;
+    /// `acc` plus, lane by lane, the dot product of the group of codes in
+    /// `a` with the group of weights in `w`.
+    unsafe fn dot(acc: Self::V, a: Self::V, w: Self::V) -> Self::V;
+    /// `LANES` floats `(acc - zc) * mul` to `out`, added to what it holds
+    /// when `add`: a multiply, then an add, never fused, as
+    /// [`super::scalar`] rounds them.
+    unsafe fn finish(acc: Self::V, zc: *const i32, mul: *const f32, out: *mut f32, add: bool);
+}
+
+/// `l` over `input` into `out` (`l.cout_pad` floats a point), `C * LANES`
+/// output channels at a time, which must divide `l.cout_pad`.
+///
+/// # Safety
+/// The CPU must run `D`'s instructions; the sizes as
+/// [`super::run_kernel`] checks them.
+#[inline(always)]
+pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
+    l: &QLayer,
+    input: &Codes,
+    fin: &Finish,
+    out: &mut [f32],
+) {
+    let width = C * D::LANES;
+    assert!(l.cout_pad.is_multiple_of(width));
+    let bytes = l.groups * 4;
+    let points = input.w * input.h;
+    let base = input.codes.as_ptr();
+    for co in (0..l.cout_pad).step_by(width) {
+        for first in (0..points).step_by(P) {
+            let n = P.min(points - first);
+            // a short last chunk repeats its last point
+            let corners: [*const u8; P] = std::array::from_fn(|p| {
+                let i = first + p.min(n - 1);
+                let (y, x) = (i / input.w, i % input.w);
+                base.add((y * input.stride + x) * bytes)
+            });
+            let acc = sums::<D, P, C>(l, input.stride * bytes, corners, co);
+            for (p, acc) in acc.iter().enumerate().take(n) {
+                let o = out.as_mut_ptr().add((first + p) * l.cout_pad + co);
+                for (j, &v) in acc.iter().enumerate() {
+                    let c = co + j * D::LANES;
+                    let (zc, mul) = (fin.zc.as_ptr().add(c), fin.mul.as_ptr().add(c));
+                    D::finish(v, zc, mul, o.add(j * D::LANES), fin.add);
+                }
+            }
+        }
+    }
+}
+
+/// The sums of output channels `co..co + C * LANES` for the `P` points
+/// whose kernel windows start at `corners` (rows `row` bytes apart).
+#[inline(always)]
+unsafe fn sums<D: Dot, const P: usize, const C: usize>(
+    l: &QLayer,
+    row: usize,
+    corners: [*const u8; P],
+    co: usize,
+) -> [[D::V; C]; P] {
+    let (k, groups) = (l.k, l.groups);
+    let lane = 4 * D::LANES;
+    let mut acc = [[D::zero(); C]; P];
+    let mut w = l.w.as_ptr().add(co * 4);
+    for ky in 0..k {
+        for kx in 0..k {
+            let tap = ky * row + kx * groups * 4;
+            for g in 0..groups {
+                let wv: [D::V; C] = std::array::from_fn(|j| D::load(w.add(j * lane)));
+                for (p, acc) in acc.iter_mut().enumerate() {
+                    let a = D::splat(corners[p].add(tap + 4 * g));
+                    for (s, &wv) in acc.iter_mut().zip(&wv) {
+                        *s = D::dot(*s, a, wv);
+                    }
+                }
+                w = w.add(l.cout_pad * 4);
+            }
+        }
+    }
+    acc
+}

@@ -1,0 +1,39 @@
+//! The scalar kernel: plain loops over the same codes and weights as the
+//! vector kernels, on any CPU. It is the integer reference: every vector
+//! kernel gives exactly its sums (`tests.rs`), so it is kept obvious
+//! rather than fast.
+
+use super::{Codes, Finish, QLayer};
+
+/// `l` over `input` into `out` (`l.cout_pad` floats a point).
+pub fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+    let bytes = l.groups * 4;
+    let wide = l.per_group == 2;
+    // input channel `ci` of the cell at `cell`
+    let code = |cell: usize, ci: usize| -> i32 {
+        let at = cell * bytes;
+        if wide {
+            u16::from_le_bytes([input.codes[at + 2 * ci], input.codes[at + 2 * ci + 1]]) as i32
+        } else {
+            input.codes[at + ci] as i32
+        }
+    };
+    for y in 0..input.h {
+        for x in 0..input.w {
+            let o = &mut out[(y * input.w + x) * l.cout_pad..][..l.cout_pad];
+            for (co, o) in o.iter_mut().enumerate() {
+                let mut sum = 0i32;
+                for ky in 0..l.k {
+                    for kx in 0..l.k {
+                        let cell = (y + ky) * input.stride + x + kx;
+                        for ci in 0..l.groups * l.per_group {
+                            sum += code(cell, ci) * l.code(ky * l.k + kx, ci, co);
+                        }
+                    }
+                }
+                let v = (sum - fin.zc[co]) as f32 * fin.mul[co];
+                *o = if fin.add { *o + v } else { v };
+            }
+        }
+    }
+}

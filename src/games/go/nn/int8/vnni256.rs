@@ -1,0 +1,53 @@
+//! The kernel for AVX-512 VNNI: `vpdpbusd` on 256-bit vectors (with AVX-512 VL), 8 output
+//! channels by 4 input channels an instruction, 32 registers for sums,
+//! weights and the broadcast input.
+
+use super::block::{self, Dot};
+use super::{Codes, Finish, QLayer};
+use std::arch::x86_64::*;
+
+struct Vnni256;
+
+impl Dot for Vnni256 {
+    type V = __m256i;
+    const LANES: usize = 8;
+    #[inline(always)]
+    unsafe fn zero() -> __m256i {
+        _mm256_setzero_si256()
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> __m256i {
+        _mm256_loadu_si256(p.cast())
+    }
+    #[inline(always)]
+    unsafe fn splat(p: *const u8) -> __m256i {
+        _mm256_set1_epi32(p.cast::<i32>().read_unaligned())
+    }
+    #[inline(always)]
+    unsafe fn dot(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
+        _mm256_dpbusd_epi32(acc, a, w)
+    }
+    #[inline(always)]
+    unsafe fn finish(acc: __m256i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
+        let v = _mm256_sub_epi32(acc, _mm256_loadu_si256(zc.cast()));
+        let mut f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_loadu_ps(mul));
+        if add {
+            f = _mm256_add_ps(_mm256_loadu_ps(out), f);
+        }
+        _mm256_storeu_ps(out, f)
+    }
+}
+
+/// `l` over `input` into `out` (see [`block::layer`]).
+///
+/// # Safety
+/// The CPU must have AVX-512 F, VL, BW and VNNI; the sizes as
+/// [`super::run_kernel`] checks them.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vnni")]
+pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+    match l.cout_pad {
+        c if c.is_multiple_of(32) => block::layer::<Vnni256, 6, 4>(l, input, fin, out),
+        c if c.is_multiple_of(24) => block::layer::<Vnni256, 8, 3>(l, input, fin, out),
+        _ => block::layer::<Vnni256, 12, 2>(l, input, fin, out),
+    }
+}

@@ -1,0 +1,63 @@
+//! The kernel for AVX-512 VNNI: `vpdpbusd` on 512-bit vectors, 16 output
+//! channels by 4 input channels an instruction, 32 registers for sums,
+//! weights and the broadcast input.
+
+use super::block::{self, Dot};
+use super::{Codes, Finish, QLayer};
+use std::arch::x86_64::*;
+
+struct Vnni512;
+
+impl Dot for Vnni512 {
+    type V = __m512i;
+    const LANES: usize = 16;
+    #[inline(always)]
+    unsafe fn zero() -> __m512i {
+        _mm512_setzero_si512()
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> __m512i {
+        _mm512_loadu_si512(p.cast())
+    }
+    #[inline(always)]
+    unsafe fn splat(p: *const u8) -> __m512i {
+        _mm512_set1_epi32(p.cast::<i32>().read_unaligned())
+    }
+    #[inline(always)]
+    unsafe fn dot(acc: __m512i, a: __m512i, w: __m512i) -> __m512i {
+        _mm512_dpbusd_epi32(acc, a, w)
+    }
+    #[inline(always)]
+    unsafe fn finish(acc: __m512i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
+        let v = _mm512_sub_epi32(acc, _mm512_loadu_si512(zc.cast()));
+        let mut f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), _mm512_loadu_ps(mul));
+        if add {
+            f = _mm512_add_ps(_mm512_loadu_ps(out), f);
+        }
+        _mm512_storeu_ps(out, f)
+    }
+}
+
+/// `l` over `input` into `out` (see [`block::layer`]).
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW and VNNI; the sizes as
+/// [`super::run_kernel`] checks them.
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+    match l.cout_pad {
+        c if c.is_multiple_of(64) => block::layer::<Vnni512, 6, 4>(l, input, fin, out),
+        c if c.is_multiple_of(48) => block::layer::<Vnni512, 8, 3>(l, input, fin, out),
+        c if c.is_multiple_of(32) => block::layer::<Vnni512, 12, 2>(l, input, fin, out),
+        _ => block::layer::<Vnni512, 16, 1>(l, input, fin, out),
+    }
+}
+
+/// [`super::quantise`] compiled for these instructions.
+///
+/// # Safety
+/// The CPU must have them.
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+pub unsafe fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32) {
+    super::quantise(x, l, w, codes)
+}
