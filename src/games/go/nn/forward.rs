@@ -6,7 +6,10 @@
 //! channels together), on the board's own points only: a convolution
 //! reads zeros past the edge, as KataGo's masked board of any size does.
 
+pub mod act;
+
 use super::desc::*;
+use act::norm_act;
 use std::cell::RefCell;
 
 /// What a backend computes: the layers with weights over every point.
@@ -130,16 +133,6 @@ fn sized(buf: &mut Vec<f32>, n: usize) -> &mut [f32] {
         buf.resize(n, 0.0);
     }
     &mut buf[..n]
-}
-
-/// `out = act(x * scale + bias)` channel by channel, `c` channels a point.
-fn norm_act(x: &[f32], n: &Norm, a: Act, out: &mut [f32]) {
-    let c = n.scale.len();
-    for (xs, os) in x.chunks_exact(c).zip(out.chunks_exact_mut(c)) {
-        for i in 0..c {
-            os[i] = a.apply(xs[i] * n.scale[i] + n.bias[i]);
-        }
-    }
 }
 
 /// KataGo's pooled view of `x` (`c` channels a point over `area`
@@ -285,9 +278,7 @@ impl Pass<'_> {
                 self.k.matmul(w1, t, u, area);
                 let v = sized(d, gate.cout * area);
                 self.k.matmul(gate, t, v, area);
-                for (u, &v) in u.iter_mut().zip(v.iter()) {
-                    *u = Act::Silu.apply(*u) * v;
-                }
+                act::silu_gate(u, v);
                 let o = sized(e, c * area);
                 self.k.matmul(w2, u, o, area);
                 x.iter_mut().zip(o.iter()).for_each(|(x, o)| *x += o);

@@ -24,9 +24,10 @@ mod vnni256;
 #[cfg(target_arch = "x86_64")]
 mod vnni512;
 
-use super::desc::{Block, Conv, MatMul, Model};
-use super::forward::Kernels;
 use super::desc::Attention;
+use super::desc::{Block, Conv, MatMul, Model};
+use super::float::Float;
+use super::forward::Kernels;
 use std::cell::RefCell;
 
 /// An instruction set's kernel.
@@ -45,7 +46,12 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel, fastest first.
-    pub const ALL: [Kernel; 4] = [Kernel::Vnni512, Kernel::Vnni256, Kernel::Avx2, Kernel::Scalar];
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Vnni512,
+        Kernel::Vnni256,
+        Kernel::Avx2,
+        Kernel::Scalar,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -77,7 +83,10 @@ impl Kernel {
 
     /// The fastest kernel this CPU runs.
     pub fn best() -> Kernel {
-        Kernel::ALL.into_iter().find(|k| k.runs_here()).unwrap_or(Kernel::Scalar)
+        Kernel::ALL
+            .into_iter()
+            .find(|k| k.runs_here())
+            .unwrap_or(Kernel::Scalar)
     }
 
     /// Whether the kernel takes 16-bit codes and weights, two to a
@@ -212,7 +221,11 @@ thread_local! {
 impl Int8 {
     /// `model`'s layers quantised for `kernel`, which must run here.
     pub fn new(model: &Model, kernel: Kernel) -> Int8 {
-        assert!(kernel.runs_here(), "{} does not run on this CPU", kernel.name());
+        assert!(
+            kernel.runs_here(),
+            "{} does not run on this CPU",
+            kernel.name()
+        );
         let mut layers: Vec<Option<QLayer>> = Vec::new();
         let mut put = |id: usize, l: QLayer| {
             if layers.len() <= id {
@@ -221,7 +234,13 @@ impl Int8 {
             layers[id] = Some(l);
         };
         let conv = |c: &Conv| {
-            assert!(c.ky == c.kx && c.dilation == (1, 1), "{}: a {}x{} kernel", c.name, c.ky, c.kx);
+            assert!(
+                c.ky == c.kx && c.dilation == (1, 1),
+                "{}: a {}x{} kernel",
+                c.name,
+                c.ky,
+                c.kx
+            );
             (c.id, QLayer::new(kernel, c.ky, c.cin, c.cout, &c.w))
         };
         let mm = |m: &MatMul| (m.id, QLayer::new(kernel, 1, m.cin, m.cout, &m.w));
@@ -251,16 +270,16 @@ impl Int8 {
                     Block::Attention { attention: a, .. } => {
                         all.extend([&a.q, &a.k, &a.v, &a.out].map(Layer::M))
                     }
-                    Block::Ffn { w1, gate, w2, .. } => {
-                        all.extend([w1, gate, w2].map(Layer::M))
-                    }
+                    Block::Ffn { w1, gate, w2, .. } => all.extend([w1, gate, w2].map(Layer::M)),
                 }
             }
         }
         let (t, p, v) = (&model.trunk, &model.policy, &model.value);
-        all.push(Layer::C(&t.conv));
         walk(&t.blocks, &mut all);
-        all.extend([&p.p1, &p.g1, &p.p2, &v.v1, &v.ownership].map(Layer::C));
+        all.extend([&p.p1, &p.g1, &v.v1].map(Layer::C));
+        // the input layer (binary planes, the most sensitive weights) and
+        // the heads' last layers (a few outputs) stay in float: they cost
+        // little there
         for l in all {
             let (id, q) = match l {
                 Layer::C(c) => conv(c),
@@ -275,11 +294,9 @@ impl Int8 {
         self.kernel
     }
 
-    fn layer(&self, id: usize) -> &QLayer {
-        self.layers
-            .get(id)
-            .and_then(Option::as_ref)
-            .expect("a layer of the model this backend was made for")
+    /// The quantised form of layer `id`, or none for a layer in float.
+    fn layer(&self, id: usize) -> Option<&QLayer> {
+        self.layers.get(id).and_then(Option::as_ref)
     }
 
     /// `l` over `input` (`l.cin` floats a point of a `w` x `h` board) into
@@ -320,7 +337,10 @@ impl Int8 {
             }
             let padded = &mut s.out[..area * l.cout_pad];
             run_kernel(self.kernel, l, &input, &fin, padded);
-            for (o, v) in out.chunks_exact_mut(l.cout).zip(padded.chunks_exact(l.cout_pad)) {
+            for (o, v) in out
+                .chunks_exact_mut(l.cout)
+                .zip(padded.chunks_exact(l.cout_pad))
+            {
                 if add {
                     o.iter_mut().zip(v).for_each(|(o, v)| *o += v);
                 } else {
@@ -336,7 +356,11 @@ impl Int8 {
 pub fn run_kernel(kernel: Kernel, l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     assert!(out.len() >= input.w * input.h * l.cout_pad);
     assert!(input.codes.len() >= input.stride * (input.h + l.k - 1) * l.groups * 4);
-    assert!(input.stride == input.w + l.k - 1 && fin.zc.len() >= l.cout_pad && fin.mul.len() >= l.cout_pad);
+    assert!(
+        input.stride == input.w + l.k - 1
+            && fin.zc.len() >= l.cout_pad
+            && fin.mul.len() >= l.cout_pad
+    );
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Int8::new and the tests take only kernels that run here;
@@ -387,8 +411,16 @@ pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32)
             hi[i] = if ch[i] > hi[i] { ch[i] } else { hi[i] };
         }
     }
-    let lo = chunks.remainder().iter().chain(&lo).fold(0f32, |a, &b| a.min(b));
-    let hi = chunks.remainder().iter().chain(&hi).fold(0f32, |a, &b| a.max(b));
+    let lo = chunks
+        .remainder()
+        .iter()
+        .chain(&lo)
+        .fold(0f32, |a, &b| a.min(b));
+    let hi = chunks
+        .remainder()
+        .iter()
+        .chain(&hi)
+        .fold(0f32, |a, &b| a.max(b));
     let step = if hi > lo { (hi - lo) / 255.0 } else { 1.0 };
     let inv = 1.0 / step;
     let zero = (-lo * inv).round_ties_even().clamp(0.0, 255.0) as i32;
@@ -409,7 +441,12 @@ pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32)
             continue;
         }
         let src = &x[((y - r) * w + xx - r) * c..][..c];
-        let code = |v: f32| (v * inv + zero as f32).round_ties_even().clamp(0.0, 255.0) as u16;
+        let code = |v: f32| {
+            // rounded to an integer (ties to even) by adding 2^23, whose
+            // low bits are then the code: a conversion that vectorises
+            let t = (v * inv + zero as f32).clamp(0.0, 255.0) + 8388608.0;
+            (t.to_bits() & 0xff) as u16
+        };
         if wide {
             for (pair, &v) in cell.chunks_exact_mut(2).zip(src) {
                 pair.copy_from_slice(&code(v).to_le_bytes());
@@ -429,14 +466,28 @@ pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32)
 
 impl Kernels for Int8 {
     fn conv(&self, conv: &Conv, input: &[f32], out: &mut [f32], w: usize, h: usize, add: bool) {
-        self.run(self.layer(conv.id), input, out, w, h, add)
+        match self.layer(conv.id) {
+            Some(l) => self.run(l, input, out, w, h, add),
+            None => Float.conv(conv, input, out, w, h, add),
+        }
     }
 
     fn matmul(&self, m: &MatMul, input: &[f32], out: &mut [f32], points: usize) {
-        self.run(self.layer(m.id), input, out, points, 1, false)
+        match self.layer(m.id) {
+            Some(l) => self.run(l, input, out, points, 1, false),
+            None => Float.matmul(m, input, out, points),
+        }
     }
 
-    fn attention(&self, at: &Attention, q: &[f32], k: &[f32], v: &[f32], out: &mut [f32], points: usize) {
+    fn attention(
+        &self,
+        at: &Attention,
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        out: &mut [f32],
+        points: usize,
+    ) {
         attention::run(self.kernel, at, q, k, v, out, points)
     }
 }
