@@ -428,37 +428,96 @@ fn rms_norm(x: &[f32], n: &RmsNorm, out: &mut [f32]) {
     }
 }
 
+/// A layer's rotary angles on a board: (cos, sin) of each point, key
+/// head and pair, and what they were computed from.
+struct Angles {
+    rope: Rope,
+    dims: (usize, usize, usize, usize),
+    table: Vec<(f32, f32)>,
+}
+
+thread_local! {
+    /// Each layer's angles, computed once a thread (a million sines and
+    /// cosines an evaluation of b10c384 otherwise).
+    static ANGLES: RefCell<Vec<Angles>> = RefCell::default();
+}
+
+/// The angle of pair `p` of key head `kvh` at column `col` of row `y`.
+fn angle(at: &Attention, kvh: usize, p: usize, col: usize, y: usize) -> f32 {
+    let pairs = at.q_dim / 2;
+    match &at.rope {
+        Rope::None => 0.0,
+        Rope::Learnt(f) => {
+            let i = (kvh * pairs + p) * 2;
+            col as f32 * f[i] + y as f32 * f[i + 1]
+        }
+        Rope::Theta(theta) => {
+            let (half, per) = ((at.q_dim / 2) as f32, pairs / 2);
+            let (pos, q) = if p < per { (y, p) } else { (col, p - per) };
+            pos as f32 / theta.powf((2 * q) as f32 / half)
+        }
+    }
+}
+
+/// Whether two ropes are the same.
+fn same(a: &Rope, b: &Rope) -> bool {
+    match (a, b) {
+        (Rope::None, Rope::None) => true,
+        (Rope::Learnt(x), Rope::Learnt(y)) => x == y,
+        (Rope::Theta(x), Rope::Theta(y)) => x == y,
+        _ => false,
+    }
+}
+
 /// Turns each pair of channels (2p, 2p + 1) of each of the `heads` heads
 /// of `x` (queries or keys, a point after another on a `w` x `h` board)
 /// by its angle at the point (KataGo's rotary position embedding).
 fn rope(at: &Attention, x: &mut [f32], heads: usize, w: usize, h: usize) {
+    if matches!(at.rope, Rope::None) {
+        return;
+    }
     let pairs = at.q_dim / 2;
-    let stride = heads * at.q_dim;
-    for y in 0..h {
-        for col in 0..w {
-            let point = &mut x[(y * w + col) * stride..][..stride];
-            for head in 0..heads {
-                for p in 0..pairs {
-                    let angle = match &at.rope {
-                        Rope::None => return,
-                        Rope::Learnt(f) => {
-                            let kvh = head * at.kv_heads / heads;
-                            let i = (kvh * pairs + p) * 2;
-                            col as f32 * f[i] + y as f32 * f[i + 1]
-                        }
-                        Rope::Theta(theta) => {
-                            let (half, per) = ((at.q_dim / 2) as f32, pairs / 2);
-                            let (pos, q) = if p < per { (y, p) } else { (col, p - per) };
-                            pos as f32 / theta.powf((2 * q) as f32 / half)
-                        }
-                    };
-                    let (sin, cos) = angle.sin_cos();
-                    let i = head * at.q_dim + 2 * p;
-                    let (x0, x1) = (point[i], point[i + 1]);
-                    point[i] = x0 * cos - x1 * sin;
-                    point[i + 1] = x0 * sin + x1 * cos;
+    let dims = (at.kv_heads, at.q_dim, w, h);
+    ANGLES.with(|a| {
+        let mut a = a.borrow_mut();
+        let found = a
+            .iter()
+            .position(|t| t.dims == dims && same(&t.rope, &at.rope));
+        let i = found.unwrap_or_else(|| {
+            let mut table = Vec::with_capacity(w * h * at.kv_heads * pairs);
+            for y in 0..h {
+                for col in 0..w {
+                    for kvh in 0..at.kv_heads {
+                        table.extend((0..pairs).map(|p| {
+                            let (sin, cos) = angle(at, kvh, p, col, y).sin_cos();
+                            (cos, sin)
+                        }));
+                    }
+                }
+            }
+            // a bound on what other boards and models leave
+            if a.len() >= 64 {
+                a.clear();
+            }
+            a.push(Angles {
+                rope: at.rope.clone(),
+                dims,
+                table,
+            });
+            a.len() - 1
+        });
+        let table = &a[i].table;
+        let stride = heads * at.q_dim;
+        for (pt, point) in x.chunks_exact_mut(stride).take(w * h).enumerate() {
+            for (head, hx) in point.chunks_exact_mut(at.q_dim).enumerate() {
+                let kvh = head * at.kv_heads / heads;
+                let t = &table[(pt * at.kv_heads + kvh) * pairs..][..pairs];
+                for (pair, &(cos, sin)) in hx.chunks_exact_mut(2).zip(t) {
+                    let (x0, x1) = (pair[0], pair[1]);
+                    pair[0] = x0 * cos - x1 * sin;
+                    pair[1] = x0 * sin + x1 * cos;
                 }
             }
         }
-    }
+    })
 }

@@ -67,7 +67,11 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
-            let vnni = has!("avx512f") && has!("avx512bw") && has!("avx512vnni");
+            let vnni = has!("avx512f")
+                && has!("avx512bw")
+                && has!("avx512vnni")
+                && has!("avx2")
+                && has!("fma");
             match self {
                 Kernel::Vnni512 => vnni,
                 Kernel::Vnni256 => vnni && has!("avx512vl"),
@@ -191,8 +195,10 @@ pub struct Codes<'a> {
 }
 
 /// What turns a layer's sums into floats: channel `co`'s is `(sum -
-/// zc[co]) * mul[co]`, added to the output when `add`.
+/// zc[co]) * mul[co]`, added to the output when `add`; a point's outputs
+/// are `row` floats apart.
 pub struct Finish<'a> {
+    pub row: usize,
     pub zc: &'a [i32],
     pub mul: &'a [f32],
     pub add: bool,
@@ -319,6 +325,7 @@ impl Int8 {
             s.zc.extend(l.colsum.iter().map(|c| c * zero));
             let direct = l.cout == l.cout_pad;
             let fin = Finish {
+                row: l.cout_pad,
                 zc: &s.zc,
                 mul: &s.fin,
                 add: add && direct,
@@ -354,7 +361,8 @@ impl Int8 {
 /// `kernel`'s pass of `l` over `input` into `out` (`l.cout_pad` floats a
 /// point), as [`Int8`] runs it and the tests check it.
 pub fn run_kernel(kernel: Kernel, l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
-    assert!(out.len() >= input.w * input.h * l.cout_pad);
+    let points = input.w * input.h;
+    assert!(fin.row >= l.cout_pad && out.len() >= (points - 1) * fin.row + l.cout_pad);
     assert!(input.codes.len() >= input.stride * (input.h + l.k - 1) * l.groups * 4);
     assert!(
         input.stride == input.w + l.k - 1

@@ -31,6 +31,10 @@ impl Dot for Avx2 {
         _mm256_add_epi32(acc, _mm256_madd_epi16(a, w))
     }
     #[inline(always)]
+    unsafe fn dot16(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
+        Self::dot(acc, a, w)
+    }
+    #[inline(always)]
     unsafe fn finish(acc: __m256i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
         let v = _mm256_sub_epi32(acc, _mm256_loadu_si256(zc.cast()));
         let mut f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_loadu_ps(mul));
@@ -47,7 +51,17 @@ impl Dot for Avx2 {
 /// The CPU must have AVX2; the sizes as [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx2,fma")]
 pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
-    block::layer::<Avx2, 4, 2>(l, input, fin, out)
+    match l.per_group {
+        2 => blocks::<true>(l, input, fin, out),
+        _ => blocks::<false>(l, input, fin, out),
+    }
+}
+
+/// [`run`] for 16-bit (`W`) or 8-bit codes and weights: the register
+/// blocks that divide the layer's outputs.
+#[inline(always)]
+unsafe fn blocks<const W: bool>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+    block::layer::<Avx2, 4, 2, W>(l, input, fin, out)
 }
 
 /// [`super::quantise`] compiled for these instructions.

@@ -24,27 +24,31 @@ pub trait Dot {
     /// `acc` plus, lane by lane, the dot product of the group of codes in
     /// `a` with the group of weights in `w`.
     unsafe fn dot(acc: Self::V, a: Self::V, w: Self::V) -> Self::V;
+    /// `acc` plus, lane by lane, the dot product of the two i16 in `a`
+    /// with the two i16 in `w` (wrapping).
+    unsafe fn dot16(acc: Self::V, a: Self::V, w: Self::V) -> Self::V;
     /// `LANES` floats `(acc - zc) * mul` to `out`, added to what it holds
     /// when `add`: a multiply, then an add, never fused, as
     /// [`super::scalar`] rounds them.
     unsafe fn finish(acc: Self::V, zc: *const i32, mul: *const f32, out: *mut f32, add: bool);
 }
 
-/// `l` over `input` into `out` (`l.cout_pad` floats a point), `C * LANES`
-/// output channels at a time, which must divide `l.cout_pad`.
+/// `l` over `input` into `out` (`fin.row` floats a point), `C * LANES`
+/// output channels at a time, which must divide `l.cout_pad`; `WIDE`
+/// for 16-bit codes and weights (`l.per_group == 2`).
 ///
 /// # Safety
 /// The CPU must run `D`'s instructions; the sizes as
 /// [`super::run_kernel`] checks them.
 #[inline(always)]
-pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
+pub unsafe fn layer<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
     l: &QLayer,
     input: &Codes,
     fin: &Finish,
     out: &mut [f32],
 ) {
     let width = C * D::LANES;
-    assert!(l.cout_pad.is_multiple_of(width));
+    assert!(l.cout_pad.is_multiple_of(width) && WIDE == (l.per_group == 2));
     let bytes = l.groups * 4;
     let points = input.w * input.h;
     let base = input.codes.as_ptr();
@@ -57,9 +61,9 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
                 let (y, x) = (i / input.w, i % input.w);
                 base.add((y * input.stride + x) * bytes)
             });
-            let acc = sums::<D, P, C>(l, input.stride * bytes, corners, co);
+            let acc = sums::<D, P, C, WIDE>(l, input.stride * bytes, corners, co);
             for (p, acc) in acc.iter().enumerate().take(n) {
-                let o = out.as_mut_ptr().add((first + p) * l.cout_pad + co);
+                let o = out.as_mut_ptr().add((first + p) * fin.row + co);
                 for (j, &v) in acc.iter().enumerate() {
                     let c = co + j * D::LANES;
                     let (zc, mul) = (fin.zc.as_ptr().add(c), fin.mul.as_ptr().add(c));
@@ -73,7 +77,7 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
 /// The sums of output channels `co..co + C * LANES` for the `P` points
 /// whose kernel windows start at `corners` (rows `row` bytes apart).
 #[inline(always)]
-unsafe fn sums<D: Dot, const P: usize, const C: usize>(
+unsafe fn sums<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
     l: &QLayer,
     row: usize,
     corners: [*const u8; P],
@@ -91,7 +95,11 @@ unsafe fn sums<D: Dot, const P: usize, const C: usize>(
                 for (p, acc) in acc.iter_mut().enumerate() {
                     let a = D::splat(corners[p].add(tap + 4 * g));
                     for (s, &wv) in acc.iter_mut().zip(&wv) {
-                        *s = D::dot(*s, a, wv);
+                        *s = if WIDE {
+                            D::dot16(*s, a, wv)
+                        } else {
+                            D::dot(*s, a, wv)
+                        };
                     }
                 }
                 w = w.add(l.cout_pad * 4);

@@ -13,21 +13,22 @@ pub fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     let code = |cell: usize, ci: usize| -> i32 {
         let at = cell * bytes;
         if wide {
-            u16::from_le_bytes([input.codes[at + 2 * ci], input.codes[at + 2 * ci + 1]]) as i32
+            i16::from_le_bytes([input.codes[at + 2 * ci], input.codes[at + 2 * ci + 1]]) as i32
         } else {
             input.codes[at + ci] as i32
         }
     };
     for y in 0..input.h {
         for x in 0..input.w {
-            let o = &mut out[(y * input.w + x) * l.cout_pad..][..l.cout_pad];
+            let o = &mut out[(y * input.w + x) * fin.row..][..l.cout_pad];
             for (co, o) in o.iter_mut().enumerate() {
+                // wrapping, as the vector kernels sum: right whenever the sum fits
                 let mut sum = 0i32;
                 for ky in 0..l.k {
                     for kx in 0..l.k {
                         let cell = (y + ky) * input.stride + x + kx;
                         for ci in 0..l.groups * l.per_group {
-                            sum += code(cell, ci) * l.code(ky * l.k + kx, ci, co);
+                            sum = sum.wrapping_add(code(cell, ci) * l.code(ky * l.k + kx, ci, co));
                         }
                     }
                 }

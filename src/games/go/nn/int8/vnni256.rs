@@ -28,6 +28,10 @@ impl Dot for Vnni256 {
         _mm256_dpbusd_epi32(acc, a, w)
     }
     #[inline(always)]
+    unsafe fn dot16(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
+        _mm256_dpwssd_epi32(acc, a, w)
+    }
+    #[inline(always)]
     unsafe fn finish(acc: __m256i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
         let v = _mm256_sub_epi32(acc, _mm256_loadu_si256(zc.cast()));
         let mut f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_loadu_ps(mul));
@@ -45,9 +49,19 @@ impl Dot for Vnni256 {
 /// [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vnni")]
 pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+    match l.per_group {
+        2 => blocks::<true>(l, input, fin, out),
+        _ => blocks::<false>(l, input, fin, out),
+    }
+}
+
+/// [`run`] for 16-bit (`W`) or 8-bit codes and weights: the register
+/// blocks that divide the layer's outputs.
+#[inline(always)]
+unsafe fn blocks<const W: bool>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     match l.cout_pad {
-        c if c.is_multiple_of(32) => block::layer::<Vnni256, 6, 4>(l, input, fin, out),
-        c if c.is_multiple_of(24) => block::layer::<Vnni256, 8, 3>(l, input, fin, out),
-        _ => block::layer::<Vnni256, 12, 2>(l, input, fin, out),
+        c if c.is_multiple_of(32) => block::layer::<Vnni256, 6, 4, W>(l, input, fin, out),
+        c if c.is_multiple_of(24) => block::layer::<Vnni256, 8, 3, W>(l, input, fin, out),
+        _ => block::layer::<Vnni256, 12, 2, W>(l, input, fin, out),
     }
 }

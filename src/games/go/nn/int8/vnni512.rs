@@ -28,6 +28,10 @@ impl Dot for Vnni512 {
         _mm512_dpbusd_epi32(acc, a, w)
     }
     #[inline(always)]
+    unsafe fn dot16(acc: __m512i, a: __m512i, w: __m512i) -> __m512i {
+        _mm512_dpwssd_epi32(acc, a, w)
+    }
+    #[inline(always)]
     unsafe fn finish(acc: __m512i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
         let v = _mm512_sub_epi32(acc, _mm512_loadu_si512(zc.cast()));
         let mut f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), _mm512_loadu_ps(mul));
@@ -45,11 +49,21 @@ impl Dot for Vnni512 {
 /// [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+    match l.per_group {
+        2 => blocks::<true>(l, input, fin, out),
+        _ => blocks::<false>(l, input, fin, out),
+    }
+}
+
+/// [`run`] for 16-bit (`W`) or 8-bit codes and weights: the register
+/// blocks that divide the layer's outputs.
+#[inline(always)]
+unsafe fn blocks<const W: bool>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     match l.cout_pad {
-        c if c.is_multiple_of(64) => block::layer::<Vnni512, 6, 4>(l, input, fin, out),
-        c if c.is_multiple_of(48) => block::layer::<Vnni512, 8, 3>(l, input, fin, out),
-        c if c.is_multiple_of(32) => block::layer::<Vnni512, 12, 2>(l, input, fin, out),
-        _ => block::layer::<Vnni512, 16, 1>(l, input, fin, out),
+        c if c.is_multiple_of(64) => block::layer::<Vnni512, 6, 4, W>(l, input, fin, out),
+        c if c.is_multiple_of(48) => block::layer::<Vnni512, 8, 3, W>(l, input, fin, out),
+        c if c.is_multiple_of(32) => block::layer::<Vnni512, 12, 2, W>(l, input, fin, out),
+        _ => block::layer::<Vnni512, 16, 1, W>(l, input, fin, out),
     }
 }
 
