@@ -112,6 +112,8 @@ pub struct QLayer {
     pub per_group: usize,
     /// 4-byte groups of input a point (the last padded with zero weights).
     pub groups: usize,
+    /// The largest input code: 255, or more for a layer in 16 bits.
+    pub top: i32,
     /// Kernel row, kernel column, group, output channel, then the
     /// group's channels' weights: the 4 bytes a lane multiplies.
     pub w: Vec<u8>,
@@ -126,19 +128,27 @@ const PAD: usize = 16;
 
 impl QLayer {
     /// `w` (`k` x `k` x `cin` x `cout` in the file's order) for `kernel`:
-    /// one scale an output channel, its largest weight at 127.
-    pub fn new(kernel: Kernel, k: usize, cin: usize, cout: usize, w: &[f32]) -> QLayer {
+    /// one scale an output channel, its largest weight at 127, or, `fine`,
+    /// 16-bit codes and weights with as many steps as an i32 sum allows.
+    pub fn new(kernel: Kernel, k: usize, cin: usize, cout: usize, w: &[f32], fine: bool) -> QLayer {
         assert_eq!(w.len(), k * k * cin * cout);
+        let (top, wtop) = if fine {
+            // 12-bit codes; the weights' steps what is left
+            let wtop = (i32::MAX as f64 / (4095.0 * (k * k * cin) as f64)).min(32767.0);
+            (4095, wtop.floor().max(127.0) as f32)
+        } else {
+            (255, 127.0)
+        };
         // as coded::encode computes them, to find a coded file's codes
         let mut scale = vec![0f32; cout];
         for (i, v) in w.iter().enumerate() {
             scale[i % cout] = scale[i % cout].max(v.abs());
         }
         for s in &mut scale {
-            *s = if *s > 0.0 { *s / 127.0 } else { 1.0 };
+            *s = if *s > 0.0 { *s / wtop } else { 1.0 };
         }
         let cout_pad = cout.next_multiple_of(PAD);
-        let per_group = if kernel.wide() { 2 } else { 4 };
+        let per_group = if kernel.wide() || fine { 2 } else { 4 };
         let groups = cin.div_ceil(per_group);
         let mut q = vec![0u8; k * k * groups * cout_pad * 4];
         let mut colsum = vec![0i32; cout_pad];
@@ -147,11 +157,11 @@ impl QLayer {
                 let (g, at) = (ci / per_group, ci % per_group);
                 for co in 0..cout {
                     let v = w[(tap * cin + ci) * cout + co] / scale[co];
-                    let c = v.round().clamp(-127.0, 127.0) as i8;
+                    let c = v.round().clamp(-wtop, wtop) as i16;
                     colsum[co] += c as i32;
                     let lane = ((tap * groups + g) * cout_pad + co) * 4;
-                    if kernel.wide() {
-                        q[lane + 2 * at..][..2].copy_from_slice(&(c as i16).to_le_bytes());
+                    if per_group == 2 {
+                        q[lane + 2 * at..][..2].copy_from_slice(&c.to_le_bytes());
                     } else {
                         q[lane + at] = c as u8;
                     }
@@ -166,6 +176,7 @@ impl QLayer {
             cout_pad,
             per_group,
             groups,
+            top,
             w: q,
             scale,
             colsum,
@@ -233,6 +244,8 @@ impl Int8 {
             kernel.name()
         );
         let mut layers: Vec<Option<QLayer>> = Vec::new();
+        // a transformer's layers lose too much in 8 bits (module doc)
+        let fine = model.kind().contains("transformer");
         let mut put = |id: usize, l: QLayer| {
             if layers.len() <= id {
                 layers.resize_with(id + 1, || None);
@@ -247,9 +260,9 @@ impl Int8 {
                 c.ky,
                 c.kx
             );
-            (c.id, QLayer::new(kernel, c.ky, c.cin, c.cout, &c.w))
+            (c.id, QLayer::new(kernel, c.ky, c.cin, c.cout, &c.w, fine))
         };
-        let mm = |m: &MatMul| (m.id, QLayer::new(kernel, 1, m.cin, m.cout, &m.w));
+        let mm = |m: &MatMul| (m.id, QLayer::new(kernel, 1, m.cin, m.cout, &m.w, fine));
         let mut all = Vec::new();
         fn walk<'a>(blocks: &'a [Block], all: &mut Vec<Layer<'a>>) {
             for b in blocks {
@@ -320,7 +333,11 @@ impl Int8 {
             let codes = &mut s.codes[..n];
             let (step, zero) = quantise_with(self.kernel, &input[..area * l.cin], l, w, codes);
             s.fin.clear();
-            s.fin.extend(l.scale.iter().map(|sc| sc * step));
+            // a channel of weights near 1e-38 (dead in training) would
+            // give subnormal outputs, a hundred cycles each downstream:
+            // its outputs, below 1e-22, are zeros
+            let flush = |m: f32| if m.abs() < 1e-30 { 0.0 } else { m };
+            s.fin.extend(l.scale.iter().map(|sc| flush(sc * step)));
             s.zc.clear();
             s.zc.extend(l.colsum.iter().map(|c| c * zero));
             let direct = l.cout == l.cout_pad;
@@ -429,9 +446,10 @@ pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32)
         .iter()
         .chain(&hi)
         .fold(0f32, |a, &b| a.max(b));
-    let step = if hi > lo { (hi - lo) / 255.0 } else { 1.0 };
+    let top = l.top as f32;
+    let step = if hi > lo { (hi - lo) / top } else { 1.0 };
     let inv = 1.0 / step;
-    let zero = (-lo * inv).round_ties_even().clamp(0.0, 255.0) as i32;
+    let zero = (-lo * inv).round_ties_even().clamp(0.0, top) as i32;
     let fill = |cell: &mut [u8]| {
         if wide {
             for pair in cell.chunks_exact_mut(2) {
@@ -452,8 +470,8 @@ pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32)
         let code = |v: f32| {
             // rounded to an integer (ties to even) by adding 2^23, whose
             // low bits are then the code: a conversion that vectorises
-            let t = (v * inv + zero as f32).clamp(0.0, 255.0) + 8388608.0;
-            (t.to_bits() & 0xff) as u16
+            let t = (v * inv + zero as f32).clamp(0.0, top) + 8388608.0;
+            (t.to_bits() & 0xffff) as u16
         };
         if wide {
             for (pair, &v) in cell.chunks_exact_mut(2).zip(src) {

@@ -1,19 +1,24 @@
-//! Attention in 16-bit integers: a head's scores `Q K^T` and its mix of
-//! values `P V` are two layers of the kernels (`block.rs`, 16-bit form:
-//! `vpdpwssd`, `vpmaddwd`), the keys and the values taking the place of
-//! weights. Each key has its own scale, each query and each value channel
-//! too, all from this evaluation; codes go as far as the sums allow
-//! without overflowing an i32 (8191 for 32 dimensions, 2439 over 361
-//! points). The softmax stays in float, through a vectorised exponential,
-//! and its weights are coded relative to the row's largest; each output
-//! is divided by its row's sum of codes, so the mix's weights sum to one
-//! exactly. In 8 bits the weights of far points round to nothing, and the
-//! scores' errors grow through the exponential (measured: `int8.rs`).
+//! Attention in integers: a head's scores `Q K^T` and its mix of values
+//! `P V` are two layers of the kernels (`block.rs`), the keys and the
+//! values taking the place of weights, each key and each value channel
+//! with its own scale, each query too, all from this evaluation. The
+//! softmax stays in float, through a vectorised exponential; its weights
+//! are coded relative to the row's largest, and each output is divided by
+//! its row's sum of codes, so the mix's weights sum to one exactly.
+//!
+//! Each product is in 16 bits (`vpdpwssd`, `vpmaddwd`), codes as far as
+//! the sums allow without overflowing an i32 (8191 for 32 dimensions,
+//! 2439 over 361 points), or in 8 bits (`vpdpbusd`, twice as fast), the
+//! queries with a zero point: [`EIGHT`] says which.
 
 use super::{run_kernel, Codes, Finish, Kernel, QLayer};
 use crate::games::go::nn::desc::Attention;
 use crate::games::go::nn::forward::act::exp;
 use std::cell::RefCell;
+
+/// Whether the scores and the mix run in 8 bits, on the kernels that
+/// have 8-bit products.
+const EIGHT: (bool, bool) = (false, false);
 
 /// A thread's buffers, grown once.
 #[derive(Default)]
@@ -21,19 +26,22 @@ struct Scratch {
     /// Weights of the keys' and the values' layers.
     kw: Vec<u8>,
     vw: Vec<u8>,
-    /// The queries' codes, and their scales.
+    /// The queries' codes and scales; the scores; the softmax's codes and
+    /// each row's sum of them; a head's outputs.
     qc: Vec<u8>,
     qs: Vec<f32>,
-    /// The scores, the softmax's codes and each row's sum of them.
     scores: Vec<f32>,
     pc: Vec<u8>,
-    tot: Vec<f32>,
-    /// Each key's and each value channel's multiplier, zeros, a head's
-    /// outputs.
+    tot: Vec<i32>,
+    o: Vec<f32>,
+    /// A row's codes before they are packed.
+    row: Vec<i32>,
+    /// Each key's and each value channel's multiplier; each key's zero
+    /// point correction; zeros.
     mk: Vec<f32>,
     mv: Vec<f32>,
+    zk: Vec<i32>,
     zero: Vec<i32>,
-    o: Vec<f32>,
 }
 
 thread_local! {
@@ -48,12 +56,34 @@ fn top(n: usize) -> f32 {
         .floor() as f32
 }
 
-/// `v` rounded to an integer (ties to even) as an i16's bytes, through
-/// the 2^23 trick that vectorises; `|v|` at most 32767.
+/// `v` rounded to an integer, ties to even, through the 2^23 trick that
+/// vectorises; `|v|` below 2^22.
 #[inline(always)]
-fn code(v: f32) -> [u8; 2] {
-    let t = v + 12582912.0;
-    (t.to_bits().wrapping_sub(0x4b40_0000) as u16).to_le_bytes()
+fn round(v: f32) -> i32 {
+    (v + 12582912.0).to_bits() as i32 - 0x4b40_0000
+}
+
+/// Stores `v` as the `n`-byte (1 or 2) element `at` of `buf`.
+#[inline(always)]
+fn put(buf: &mut [u8], n: usize, at: usize, v: i32) {
+    if n == 1 {
+        buf[at] = v as u8;
+    } else {
+        buf[2 * at..2 * at + 2].copy_from_slice(&(v as i16).to_le_bytes());
+    }
+}
+
+/// Stores `src` as `n`-byte (1 or 2) elements at the start of `dst`, a
+/// loop each, which vectorise.
+#[inline(always)]
+fn pack(dst: &mut [u8], n: usize, src: &[i32]) {
+    if n == 1 {
+        dst.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u8);
+    } else {
+        for (d, &s) in dst.chunks_exact_mut(2).zip(src) {
+            d.copy_from_slice(&(s as i16).to_le_bytes());
+        }
+    }
 }
 
 /// The largest of `f(v)` over `x` and `init`, in 16 lanes: a fold of
@@ -71,80 +101,123 @@ fn largest(x: &[f32], init: f32, f: impl Fn(f32) -> f32) -> f32 {
     m.into_iter().chain(tail).fold(init, f32::max)
 }
 
-/// The largest magnitude in `x`.
-#[inline(always)]
-fn most(x: &[f32]) -> f32 {
-    largest(x, 0.0, f32::abs)
-}
-
-/// Zeroed `n` values in `v`.
+/// `v` holding `n` zeros.
 fn zeroed<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
     v.clear();
     v.resize(n, T::default());
     v
 }
 
-/// The layer of `rows` rows of `n` values each (`at(row)` the row's
-/// values), taken as `cin = n` inputs by `cout = rows` outputs (`keys`)
-/// or, transposed, `cin = rows` by `cout = n`: 16-bit codes, one scale an
-/// output, `top` the largest code; `mul` gets each output's scale times
-/// `by`.
-#[inline(always)]
-fn layer<'a>(
-    w: &mut Vec<u8>,
-    rows: usize,
-    n: usize,
-    at: impl Fn(usize) -> &'a [f32],
-    keys: bool,
-    top: f32,
-    (mul, by): (&mut Vec<f32>, f32),
-) -> QLayer {
-    let (cin, cout) = if keys { (n, rows) } else { (rows, n) };
-    // the keys' outputs in fours of 16 lanes: the widest register blocks
-    let cout_pad = cout.next_multiple_of(if keys { 64 } else { 16 });
-    let groups = cin.div_ceil(2);
-    let wb = zeroed(w, groups * cout_pad * 4);
-    let m = zeroed(mul, cout_pad);
-    let place = |ci: usize, co: usize| ((ci / 2) * cout_pad + co) * 4 + (ci % 2) * 2;
-    if keys {
-        for (j, m) in m.iter_mut().enumerate().take(rows) {
-            let row = at(j);
-            let s = most(row) / top;
-            let inv = if s > 0.0 { 1.0 / s } else { 0.0 };
-            for (d, &v) in row.iter().enumerate() {
-                wb[place(d, j)..][..2].copy_from_slice(&code(v * inv));
-            }
-            *m = s * by;
-        }
-    } else {
-        for j in 0..rows {
-            for (m, &v) in m.iter_mut().zip(at(j)) {
-                *m = if v.abs() > *m { v.abs() } else { *m };
-            }
-        }
-        m.iter_mut().for_each(|m| *m /= top);
-        for j in 0..rows {
-            for (d, &v) in at(j).iter().enumerate() {
-                let inv = if m[d] > 0.0 { 1.0 / m[d] } else { 0.0 };
-                wb[place(j, d)..][..2].copy_from_slice(&code(v * inv));
-            }
-        }
+/// `v` holding at least `n` values, as they are.
+fn sized<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
+    if v.len() < n {
+        v.resize(n, T::default());
     }
+    &mut v[..n]
+}
+
+/// A layer of `cin` inputs by `cout` outputs (`cout_pad` padded) whose
+/// weights, in `w`, are filled by the caller: `per` inputs a group.
+fn shell(w: &mut Vec<u8>, cin: usize, cout: usize, cout_pad: usize, per: usize) -> QLayer {
+    let groups = cin.div_ceil(per);
+    zeroed(w, groups * cout_pad * 4);
     QLayer {
         k: 1,
         cin,
         cout,
         cout_pad,
-        per_group: 2,
+        per_group: per,
         groups,
+        top: 0,
         w: std::mem::take(w),
         scale: Vec::new(),
         colsum: Vec::new(),
     }
 }
 
+/// The keys of head `kvh` as the layer from a query's `qd` dimensions to
+/// the `points` keys, each key with its own scale (`top` its largest
+/// code); `mul` gets each key's scale over sqrt(qd), `zc` its sum of
+/// codes times `zero`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn keys(
+    s: &mut Scratch,
+    k: &[f32],
+    kn: usize,
+    at: usize,
+    qd: usize,
+    points: usize,
+    per: usize,
+    zero: i32,
+) -> QLayer {
+    // outputs in fours of 16 lanes: the widest register blocks
+    let cp = points.next_multiple_of(64);
+    let mut l = shell(&mut s.kw, qd, points, cp, per);
+    let (n, top) = (4 / per, if per == 4 { 127.0 } else { top(qd) });
+    let mul = zeroed(&mut s.mk, cp);
+    let zc = zeroed(&mut s.zk, cp);
+    let by = 1.0 / (qd as f32).sqrt();
+    for j in 0..points {
+        let row = &k[j * kn + at..][..qd];
+        let sc = largest(row, 0.0, f32::abs) / top;
+        let inv = if sc > 0.0 { 1.0 / sc } else { 0.0 };
+        let mut sum = 0;
+        for (d, &v) in row.iter().enumerate() {
+            let c = round(v * inv);
+            sum += c;
+            put(&mut l.w, n, ((d / per) * cp + j) * per + d % per, c);
+        }
+        mul[j] = sc * by;
+        zc[j] = sum * zero;
+    }
+    l
+}
+
+/// The values of head `kvh` as the layer from the `points` softmax
+/// weights to the `vd` channels, each channel with its own scale.
+#[inline(always)]
+fn values(
+    s: &mut Scratch,
+    v: &[f32],
+    vn: usize,
+    at: usize,
+    vd: usize,
+    points: usize,
+    per: usize,
+) -> QLayer {
+    let cp = vd.next_multiple_of(16);
+    let mut l = shell(&mut s.vw, points, vd, cp, per);
+    let (n, top) = (4 / per, if per == 4 { 127.0 } else { top(points) });
+    let mul = zeroed(&mut s.mv, cp);
+    for j in 0..points {
+        for (m, &x) in mul.iter_mut().zip(&v[j * vn + at..][..vd]) {
+            *m = if x.abs() > *m { x.abs() } else { *m };
+        }
+    }
+    let inv: Vec<f32> = mul
+        .iter_mut()
+        .map(|m| {
+            *m /= top;
+            if *m > 0.0 {
+                1.0 / *m
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    for j in 0..points {
+        let base = (j / per) * cp * per + j % per;
+        for (d, (&x, &i)) in v[j * vn + at..][..vd].iter().zip(&inv).enumerate() {
+            put(&mut l.w, n, base + d * per, round(x * i));
+        }
+    }
+    l
+}
+
 /// Every head of `at` over `points` points (see
 /// [`crate::games::go::nn::forward::Kernels::attention`]).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn heads(
     s: &mut Scratch,
@@ -163,73 +236,66 @@ fn heads(
         at.kv_heads * vd,
         at.heads * vd,
     );
-    let (tqk, tpv) = (top(qd), top(points));
+    // the 16-bit kernel of AVX2 has no 8-bit form
+    let eight = |e: bool| e && kernel != Kernel::Avx2;
+    let (qper, pper) = (
+        if eight(EIGHT.0) { 4 } else { 2 },
+        if eight(EIGHT.1) { 4 } else { 2 },
+    );
+    // the queries' codes: symmetric in 16 bits, about 128 in 8
+    let (qtop, qzero) = if qper == 4 {
+        (127.0, 128)
+    } else {
+        (top(qd), 0)
+    };
+    let ptop = if pper == 4 { 255.0 } else { top(points) };
     for kvh in 0..at.kv_heads {
-        let kl = layer(
-            &mut s.kw,
-            points,
-            qd,
-            |j| &k[j * kn + kvh * qd..][..qd],
-            true,
-            tqk,
-            (&mut s.mk, 1.0 / (qd as f32).sqrt()),
-        );
-        let vl = layer(
-            &mut s.vw,
-            points,
-            vd,
-            |j| &v[j * vn + kvh * vd..][..vd],
-            false,
-            tpv,
-            (&mut s.mv, 1.0),
-        );
-        zeroed(&mut s.zero, kl.cout_pad.max(vl.cout_pad));
+        let kl = keys(s, k, kn, kvh * qd, qd, points, qper, qzero);
+        let vl = values(s, v, vn, kvh * vd, vd, points, pper);
+        zeroed(&mut s.zero, vl.cout_pad);
+        let (qb, pb) = (kl.groups * 4, vl.groups * 4);
         for head in (kvh * at.heads / at.kv_heads..).take(at.heads / at.kv_heads) {
-            // the queries, each with its own scale
-            let qb = zeroed(&mut s.qc, points * kl.groups * 4);
-            let qs = zeroed(&mut s.qs, points);
-            for (i, (codes, sc)) in qb
-                .chunks_exact_mut(kl.groups * 4)
-                .zip(qs.iter_mut())
-                .enumerate()
-            {
+            let qc = zeroed(&mut s.qc, points * qb);
+            let qs = sized(&mut s.qs, points);
+            for (i, (codes, sc)) in qc.chunks_exact_mut(qb).zip(qs.iter_mut()).enumerate() {
                 let row = &q[i * qn + head * qd..][..qd];
-                *sc = most(row) / tqk;
+                *sc = largest(row, 0.0, f32::abs) / qtop;
                 let inv = if *sc > 0.0 { 1.0 / *sc } else { 0.0 };
-                for (c, &v) in codes.chunks_exact_mut(2).zip(row) {
-                    c.copy_from_slice(&code(v * inv));
-                }
+                let c = sized(&mut s.row, qd);
+                c.iter_mut()
+                    .zip(row)
+                    .for_each(|(c, &x)| *c = round(x * inv) + qzero);
+                pack(codes, 4 / qper, c);
             }
-            let scores = zeroed(&mut s.scores, points * kl.cout_pad);
+            let scores = sized(&mut s.scores, points * kl.cout_pad);
             let fin = Finish {
                 row: kl.cout_pad,
-                zc: &s.zero,
+                zc: &s.zk,
                 mul: &s.mk,
                 add: false,
             };
             let input = Codes {
-                codes: qb,
+                codes: qc,
                 stride: points,
                 w: points,
                 h: 1,
             };
             run_kernel(kernel, &kl, &input, &fin, scores);
-            // the softmax's weights, the row's largest coded as `tpv`
-            let pc = zeroed(&mut s.pc, points * vl.groups * 4);
-            let tot = zeroed(&mut s.tot, points);
-            for (i, codes) in pc.chunks_exact_mut(vl.groups * 4).enumerate() {
+            // the softmax's weights, the row's largest coded as `ptop`
+            let pc = zeroed(&mut s.pc, points * pb);
+            let tot = sized(&mut s.tot, points);
+            for (i, (codes, tot)) in pc.chunks_exact_mut(pb).zip(tot.iter_mut()).enumerate() {
                 let row = &scores[i * kl.cout_pad..][..points];
                 let m = largest(row, f32::MIN, |v| v);
                 let sc = s.qs[i];
-                let mut sum = 0;
-                for (c, &v) in codes.chunks_exact_mut(2).zip(row) {
-                    let p = code(exp((v - m) * sc) * tpv);
-                    c.copy_from_slice(&p);
-                    sum += i16::from_le_bytes(p) as i32;
-                }
-                tot[i] = sum as f32;
+                let c = sized(&mut s.row, points);
+                c.iter_mut()
+                    .zip(row)
+                    .for_each(|(c, &x)| *c = round(exp((x - m) * sc) * ptop));
+                *tot = c.iter().sum();
+                pack(codes, 4 / pper, c);
             }
-            let o = zeroed(&mut s.o, points * vl.cout_pad);
+            let o = sized(&mut s.o, points * vl.cout_pad);
             let fin = Finish {
                 row: vl.cout_pad,
                 zc: &s.zero,
@@ -243,9 +309,10 @@ fn heads(
                 h: 1,
             };
             run_kernel(kernel, &vl, &input, &fin, o);
-            for (i, (o, &t)) in o.chunks_exact(vl.cout_pad).zip(&s.tot).enumerate() {
+            for (i, (o, &t)) in o.chunks_exact(vl.cout_pad).zip(s.tot.iter()).enumerate() {
+                let inv = 1.0 / t as f32;
                 let dst = &mut out[i * on + head * vd..][..vd];
-                dst.iter_mut().zip(o).for_each(|(d, &o)| *d = o / t);
+                dst.iter_mut().zip(o).for_each(|(d, &o)| *d = o * inv);
             }
         }
         s.kw = kl.w;
@@ -268,6 +335,7 @@ pub fn run(
         let s = &mut *s.borrow_mut();
         #[cfg(target_arch = "x86_64")]
         {
+            #[allow(clippy::too_many_arguments)]
             #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
             unsafe fn avx512(
                 s: &mut Scratch,
@@ -281,6 +349,7 @@ pub fn run(
             ) {
                 heads(s, kernel, at, q, k, v, out, points)
             }
+            #[allow(clippy::too_many_arguments)]
             #[target_feature(enable = "avx2,fma")]
             unsafe fn avx2(
                 s: &mut Scratch,

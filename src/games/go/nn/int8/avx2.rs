@@ -26,13 +26,14 @@ impl Dot for Avx2 {
     unsafe fn splat(p: *const u8) -> __m256i {
         _mm256_set1_epi32(p.cast::<i32>().read_unaligned())
     }
+    /// Never called: every AVX2 layer is in 16 bits.
     #[inline(always)]
-    unsafe fn dot(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
-        _mm256_add_epi32(acc, _mm256_madd_epi16(a, w))
+    unsafe fn dot(_: __m256i, _: __m256i, _: __m256i) -> __m256i {
+        unreachable!("an 8-bit layer on AVX2")
     }
     #[inline(always)]
     unsafe fn dot16(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
-        Self::dot(acc, a, w)
+        _mm256_add_epi32(acc, _mm256_madd_epi16(a, w))
     }
     #[inline(always)]
     unsafe fn finish(acc: __m256i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
@@ -51,17 +52,8 @@ impl Dot for Avx2 {
 /// The CPU must have AVX2; the sizes as [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx2,fma")]
 pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
-    match l.per_group {
-        2 => blocks::<true>(l, input, fin, out),
-        _ => blocks::<false>(l, input, fin, out),
-    }
-}
-
-/// [`run`] for 16-bit (`W`) or 8-bit codes and weights: the register
-/// blocks that divide the layer's outputs.
-#[inline(always)]
-unsafe fn blocks<const W: bool>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
-    block::layer::<Avx2, 4, 2, W>(l, input, fin, out)
+    assert_eq!(l.per_group, 2, "16-bit layers only");
+    block::layer::<Avx2, 4, 2, true>(l, input, fin, out)
 }
 
 /// [`super::quantise`] compiled for these instructions.
