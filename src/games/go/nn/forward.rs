@@ -23,6 +23,15 @@ pub trait Kernels {
     /// values each) into `out` (`m.cout` each).
     fn matmul(&self, m: &MatMul, input: &[f32], out: &mut [f32], points: usize);
 
+    /// Each of `ms` applied to the same `input` into the matching `outs`
+    /// (`m.cout` values a point each): a backend may share the work on
+    /// the input.
+    fn matmuls(&self, ms: &[&MatMul], input: &[f32], outs: &mut [&mut [f32]], points: usize) {
+        for (m, out) in ms.iter().zip(outs.iter_mut()) {
+            self.matmul(m, input, out, points);
+        }
+    }
+
     /// Scaled dot-product attention of `at`'s heads over `points` points:
     /// `q` (`heads * q_dim` a point), `k` (`kv_heads * q_dim`) and `v`
     /// (`kv_heads * v_dim`), rotated already, into `out` (`heads *
@@ -275,9 +284,9 @@ impl Pass<'_> {
                 let t = sized(a, c * area);
                 rms_norm(x, norm, t);
                 let u = sized(b, w1.cout * area);
-                self.k.matmul(w1, t, u, area);
                 let v = sized(d, gate.cout * area);
-                self.k.matmul(gate, t, v, area);
+                self.k
+                    .matmuls(&[w1, gate], t, &mut [&mut *u, &mut *v], area);
                 act::silu_gate(u, v);
                 let o = sized(e, c * area);
                 self.k.matmul(w2, u, o, area);
@@ -300,9 +309,12 @@ impl Pass<'_> {
         let qkv = sized(b, (qn + kn + vn) * area);
         let (q, rest) = qkv.split_at_mut(qn * area);
         let (k, v) = rest.split_at_mut(kn * area);
-        self.k.matmul(&at.q, t, q, area);
-        self.k.matmul(&at.k, t, k, area);
-        self.k.matmul(&at.v, t, v, area);
+        self.k.matmuls(
+            &[&at.q, &at.k, &at.v],
+            t,
+            &mut [&mut *q, &mut *k, &mut *v],
+            area,
+        );
         rope(at, q, at.heads, self.w, self.h);
         rope(at, k, at.kv_heads, self.w, self.h);
         let out = sized(d, at.heads * at.v_dim * area);

@@ -114,9 +114,9 @@ pub struct QLayer {
     pub groups: usize,
     /// The largest input code: 255, or more for a layer in 16 bits.
     pub top: i32,
-    /// Kernel row, kernel column, group, output channel, then the
-    /// group's channels' weights: the 4 bytes a lane multiplies.
-    pub w: Vec<u8>,
+    /// By kernel row, kernel column, group and output channel, the
+    /// group's weights: the 4 bytes a lane multiplies, little-endian.
+    pub w: Vec<u32>,
     /// Each output channel's weight scale (`cout_pad`, 1 past `cout`).
     pub scale: Vec<f32>,
     /// Each output channel's sum of weight codes, for the zero point.
@@ -150,21 +150,18 @@ impl QLayer {
         let cout_pad = cout.next_multiple_of(PAD);
         let per_group = if kernel.wide() || fine { 2 } else { 4 };
         let groups = cin.div_ceil(per_group);
-        let mut q = vec![0u8; k * k * groups * cout_pad * 4];
+        let mut q = vec![0u32; k * k * groups * cout_pad];
         let mut colsum = vec![0i32; cout_pad];
         for tap in 0..k * k {
             for ci in 0..cin {
                 let (g, at) = (ci / per_group, ci % per_group);
                 for co in 0..cout {
                     let v = w[(tap * cin + ci) * cout + co] / scale[co];
-                    let c = v.round().clamp(-wtop, wtop) as i16;
-                    colsum[co] += c as i32;
-                    let lane = ((tap * groups + g) * cout_pad + co) * 4;
-                    if per_group == 2 {
-                        q[lane + 2 * at..][..2].copy_from_slice(&c.to_le_bytes());
-                    } else {
-                        q[lane + at] = c as u8;
-                    }
+                    let c = v.round().clamp(-wtop, wtop) as i32;
+                    colsum[co] += c;
+                    let bits = 32 / per_group;
+                    let mask = (1u32 << bits) - 1;
+                    q[(tap * groups + g) * cout_pad + co] |= (c as u32 & mask) << (bits * at);
                 }
             }
         }
@@ -186,20 +183,49 @@ impl QLayer {
     /// The weight code of tap `tap`, input `ci`, output `co`.
     pub fn code(&self, tap: usize, ci: usize, co: usize) -> i32 {
         let (g, at) = (ci / self.per_group, ci % self.per_group);
-        let lane = ((tap * self.groups + g) * self.cout_pad + co) * 4;
-        if self.per_group == 2 {
-            i16::from_le_bytes([self.w[lane + 2 * at], self.w[lane + 2 * at + 1]]) as i32
-        } else {
-            self.w[lane + at] as i8 as i32
+        lane(
+            self.w[(tap * self.groups + g) * self.cout_pad + co],
+            self.per_group,
+            at,
+        )
+    }
+}
+
+/// Element `at` of a 4-byte group of `per` signed elements (bytes or i16).
+pub fn lane(group: u32, per: usize, at: usize) -> i32 {
+    let bits = 32 / per;
+    // shifted to the top, then back down with its sign
+    ((group << (32 - bits * (at + 1))) as i32) >> (32 - bits)
+}
+
+/// `c` as 4-byte groups of `per` elements each (codes, unsigned, or
+/// weights, signed), the last group completed with `pad`, into `out`.
+#[inline(always)]
+pub fn pack(c: &[i32], per: usize, pad: i32, out: &mut [u32]) {
+    let whole = c.len() / per;
+    let el = |v: i32| v as u32 & (if per == 2 { 0xffff } else { 0xff });
+    if per == 2 {
+        for (o, c) in out.iter_mut().zip(c.chunks_exact(2)) {
+            *o = el(c[0]) | el(c[1]) << 16;
         }
+    } else {
+        for (o, c) in out.iter_mut().zip(c.chunks_exact(4)) {
+            *o = el(c[0]) | el(c[1]) << 8 | el(c[2]) << 16 | el(c[3]) << 24;
+        }
+    }
+    if let Some(o) = out.get_mut(whole).filter(|_| !c.len().is_multiple_of(per)) {
+        let bits = 32 / per;
+        *o = (0..per)
+            .map(|i| el(*c.get(whole * per + i).unwrap_or(&pad)) << (bits * i))
+            .fold(0, |a, b| a | b);
     }
 }
 
 /// A layer's input in codes, on a board padded by the kernel's reach.
 pub struct Codes<'a> {
-    /// A point after another, `groups * 4` bytes each, rows of `stride`
-    /// points; the border holds the zero point.
-    pub codes: &'a [u8],
+    /// A point after another, `groups` 4-byte groups each, rows of
+    /// `stride` points; the border holds the zero point.
+    pub codes: &'a [u32],
     pub stride: usize,
     pub w: usize,
     pub h: usize,
@@ -225,7 +251,8 @@ pub struct Int8 {
 /// A thread's codes and padded outputs, grown once.
 #[derive(Default)]
 struct Scratch {
-    codes: Vec<u8>,
+    codes: Vec<u32>,
+    row: Vec<i32>,
     out: Vec<f32>,
     fin: Vec<f32>,
     zc: Vec<i32>,
@@ -318,57 +345,74 @@ impl Int8 {
         self.layers.get(id).and_then(Option::as_ref)
     }
 
-    /// `l` over `input` (`l.cin` floats a point of a `w` x `h` board) into
-    /// `out` (`l.cout` a point).
-    fn run(&self, l: &QLayer, input: &[f32], out: &mut [f32], w: usize, h: usize, add: bool) {
-        let area = w * h;
-        assert!(input.len() >= area * l.cin && out.len() >= area * l.cout);
+    /// Each of `ls` over the same `input` (`cin` floats a point of a `w`
+    /// x `h` board; the layers alike in all but their outputs) into the
+    /// matching `outs`, added to what they hold when `add`: the input is
+    /// quantised once.
+    fn run(
+        &self,
+        ls: &[&QLayer],
+        input: &[f32],
+        outs: &mut [&mut [f32]],
+        (w, h): (usize, usize),
+        add: bool,
+    ) {
+        let (area, l) = (w * h, ls[0]);
+        assert!(input.len() >= area * l.cin);
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             let stride = w + l.k - 1;
-            let n = stride * (h + l.k - 1) * l.groups * 4;
+            let n = stride * (h + l.k - 1) * l.groups;
             if s.codes.len() < n {
                 s.codes.resize(n, 0);
             }
             let codes = &mut s.codes[..n];
-            let (step, zero) = quantise_with(self.kernel, &input[..area * l.cin], l, w, codes);
-            s.fin.clear();
-            // a channel of weights near 1e-38 (dead in training) would
-            // give subnormal outputs, a hundred cycles each downstream:
-            // its outputs, below 1e-22, are zeros
-            let flush = |m: f32| if m.abs() < 1e-30 { 0.0 } else { m };
-            s.fin.extend(l.scale.iter().map(|sc| flush(sc * step)));
-            s.zc.clear();
-            s.zc.extend(l.colsum.iter().map(|c| c * zero));
-            let direct = l.cout == l.cout_pad;
-            let fin = Finish {
-                row: l.cout_pad,
-                zc: &s.zc,
-                mul: &s.fin,
-                add: add && direct,
-            };
+            let x = &input[..area * l.cin];
+            let (step, zero) = quantise_with(self.kernel, x, l, w, &mut s.row, codes);
             let input = Codes {
                 codes,
                 stride,
                 w,
                 h,
             };
-            if direct {
-                return run_kernel(self.kernel, l, &input, &fin, &mut out[..area * l.cout]);
-            }
-            if s.out.len() < area * l.cout_pad {
-                s.out.resize(area * l.cout_pad, 0.0);
-            }
-            let padded = &mut s.out[..area * l.cout_pad];
-            run_kernel(self.kernel, l, &input, &fin, padded);
-            for (o, v) in out
-                .chunks_exact_mut(l.cout)
-                .zip(padded.chunks_exact(l.cout_pad))
-            {
-                if add {
-                    o.iter_mut().zip(v).for_each(|(o, v)| *o += v);
-                } else {
-                    o.copy_from_slice(&v[..l.cout]);
+            for (l, out) in ls.iter().zip(outs.iter_mut()) {
+                assert!(
+                    out.len() >= area * l.cout
+                        && (l.k, l.cin, l.top) == (ls[0].k, ls[0].cin, ls[0].top)
+                );
+                s.fin.clear();
+                // a channel of weights near 1e-38 (dead in training) would
+                // give subnormal outputs, a hundred cycles each downstream:
+                // its outputs, below 1e-22, are zeros
+                let flush = |m: f32| if m.abs() < 1e-30 { 0.0 } else { m };
+                s.fin.extend(l.scale.iter().map(|sc| flush(sc * step)));
+                s.zc.clear();
+                s.zc.extend(l.colsum.iter().map(|c| c * zero));
+                let direct = l.cout == l.cout_pad;
+                let fin = Finish {
+                    row: l.cout_pad,
+                    zc: &s.zc,
+                    mul: &s.fin,
+                    add: add && direct,
+                };
+                if direct {
+                    run_kernel(self.kernel, l, &input, &fin, &mut out[..area * l.cout]);
+                    continue;
+                }
+                if s.out.len() < area * l.cout_pad {
+                    s.out.resize(area * l.cout_pad, 0.0);
+                }
+                let padded = &mut s.out[..area * l.cout_pad];
+                run_kernel(self.kernel, l, &input, &fin, padded);
+                for (o, v) in out
+                    .chunks_exact_mut(l.cout)
+                    .zip(padded.chunks_exact(l.cout_pad))
+                {
+                    if add {
+                        o.iter_mut().zip(v).for_each(|(o, v)| *o += v);
+                    } else {
+                        o.copy_from_slice(&v[..l.cout]);
+                    }
                 }
             }
         })
@@ -380,7 +424,7 @@ impl Int8 {
 pub fn run_kernel(kernel: Kernel, l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     let points = input.w * input.h;
     assert!(fin.row >= l.cout_pad && out.len() >= (points - 1) * fin.row + l.cout_pad);
-    assert!(input.codes.len() >= input.stride * (input.h + l.k - 1) * l.groups * 4);
+    assert!(input.codes.len() >= input.stride * (input.h + l.k - 1) * l.groups);
     assert!(
         input.stride == input.w + l.k - 1
             && fin.zc.len() >= l.cout_pad
@@ -407,25 +451,38 @@ enum Layer<'a> {
 }
 
 /// [`quantise`] compiled for `kernel`'s instructions.
-fn quantise_with(kernel: Kernel, x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32) {
+fn quantise_with(
+    kernel: Kernel,
+    x: &[f32],
+    l: &QLayer,
+    w: usize,
+    row: &mut Vec<i32>,
+    codes: &mut [u32],
+) -> (f32, i32) {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Int8 takes only kernels that run here
-        Kernel::Vnni512 | Kernel::Vnni256 => unsafe { vnni512::quantise(x, l, w, codes) },
+        Kernel::Vnni512 | Kernel::Vnni256 => unsafe { vnni512::quantise(x, l, w, row, codes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above
-        Kernel::Avx2 => unsafe { avx2::quantise(x, l, w, codes) },
-        _ => quantise(x, l, w, codes),
+        Kernel::Avx2 => unsafe { avx2::quantise(x, l, w, row, codes) },
+        _ => quantise(x, l, w, row, codes),
     }
 }
 
 /// Quantises `x` (`l.cin` floats a point of a board `w` wide) into
-/// `codes` (`l.groups * 4` bytes a point of the board padded by `l`'s
-/// reach, u8 codes or u16 for a 16-bit kernel) from its own range;
-/// returns the step and the zero point.
+/// `codes` (`l.groups` a point of the board padded by `l`'s reach) from
+/// its own range, `l.top` the largest code; returns the step and the
+/// zero point. `row` is scratch.
 #[inline(always)]
-pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32) {
-    let (c, wide, r, bytes) = (l.cin, l.per_group == 2, l.k / 2, l.groups * 4);
+pub fn quantise(
+    x: &[f32],
+    l: &QLayer,
+    w: usize,
+    row: &mut Vec<i32>,
+    codes: &mut [u32],
+) -> (f32, i32) {
+    let (c, per, r, groups) = (l.cin, l.per_group, l.k / 2, l.groups);
     let stride = w + 2 * r;
     // 16 lanes of each, which vectorise
     let (mut lo, mut hi) = ([0f32; 16], [0f32; 16]);
@@ -436,56 +493,34 @@ pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32)
             hi[i] = if ch[i] > hi[i] { ch[i] } else { hi[i] };
         }
     }
-    let lo = chunks
-        .remainder()
-        .iter()
-        .chain(&lo)
-        .fold(0f32, |a, &b| a.min(b));
-    let hi = chunks
-        .remainder()
-        .iter()
-        .chain(&hi)
-        .fold(0f32, |a, &b| a.max(b));
+    let tail = chunks.remainder();
+    let lo = tail.iter().chain(&lo).fold(0f32, |a, &b| a.min(b));
+    let hi = tail.iter().chain(&hi).fold(0f32, |a, &b| a.max(b));
     let top = l.top as f32;
     let step = if hi > lo { (hi - lo) / top } else { 1.0 };
     let inv = 1.0 / step;
     let zero = (-lo * inv).round_ties_even().clamp(0.0, top) as i32;
-    let fill = |cell: &mut [u8]| {
-        if wide {
-            for pair in cell.chunks_exact_mut(2) {
-                pair.copy_from_slice(&(zero as u16).to_le_bytes());
-            }
-        } else {
-            cell.fill(zero as u8);
-        }
-    };
-    for (i, cell) in codes.chunks_exact_mut(bytes).enumerate() {
+    let mut border = vec![0u32; groups];
+    pack(&vec![zero; c], per, zero, &mut border);
+    if row.len() < c {
+        row.resize(c, 0);
+    }
+    let row = &mut row[..c];
+    let points = x.len() / c;
+    for (i, cell) in codes.chunks_exact_mut(groups).enumerate() {
         let (y, xx) = (i / stride, i % stride);
-        let inside = (r..r + w).contains(&xx) && y >= r && (y - r) * w < x.len() / c;
-        if !inside {
-            fill(cell);
+        if !((r..r + w).contains(&xx) && y >= r && (y - r) * w < points) {
+            cell.copy_from_slice(&border);
             continue;
         }
         let src = &x[((y - r) * w + xx - r) * c..][..c];
-        let code = |v: f32| {
+        for (q, &v) in row.iter_mut().zip(src) {
             // rounded to an integer (ties to even) by adding 2^23, whose
             // low bits are then the code: a conversion that vectorises
             let t = (v * inv + zero as f32).clamp(0.0, top) + 8388608.0;
-            (t.to_bits() & 0xffff) as u16
-        };
-        if wide {
-            for (pair, &v) in cell.chunks_exact_mut(2).zip(src) {
-                pair.copy_from_slice(&code(v).to_le_bytes());
-            }
-            for pair in cell[2 * c..].chunks_exact_mut(2) {
-                pair.copy_from_slice(&(zero as u16).to_le_bytes());
-            }
-        } else {
-            for (q, &v) in cell.iter_mut().zip(src) {
-                *q = code(v) as u8;
-            }
-            cell[c..].fill(zero as u8);
+            *q = (t.to_bits() & 0xffff) as i32;
         }
+        pack(row, per, zero, cell);
     }
     (step, zero)
 }
@@ -493,15 +528,20 @@ pub fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32)
 impl Kernels for Int8 {
     fn conv(&self, conv: &Conv, input: &[f32], out: &mut [f32], w: usize, h: usize, add: bool) {
         match self.layer(conv.id) {
-            Some(l) => self.run(l, input, out, w, h, add),
+            Some(l) => self.run(&[l], input, &mut [out], (w, h), add),
             None => Float.conv(conv, input, out, w, h, add),
         }
     }
 
     fn matmul(&self, m: &MatMul, input: &[f32], out: &mut [f32], points: usize) {
-        match self.layer(m.id) {
-            Some(l) => self.run(l, input, out, points, 1, false),
-            None => Float.matmul(m, input, out, points),
+        self.matmuls(&[m], input, &mut [out], points)
+    }
+
+    fn matmuls(&self, ms: &[&MatMul], input: &[f32], outs: &mut [&mut [f32]], points: usize) {
+        let ls: Option<Vec<&QLayer>> = ms.iter().map(|m| self.layer(m.id)).collect();
+        match ls {
+            Some(ls) => self.run(&ls, input, outs, (points, 1), false),
+            None => Float.matmuls(ms, input, outs, points),
         }
     }
 

@@ -1,46 +1,41 @@
-//! Attention in integers: a head's scores `Q K^T` and its mix of values
-//! `P V` are two layers of the kernels (`block.rs`), the keys and the
-//! values taking the place of weights, each key and each value channel
-//! with its own scale, each query too, all from this evaluation. The
-//! softmax stays in float, through a vectorised exponential; its weights
-//! are coded relative to the row's largest, and each output is divided by
-//! its row's sum of codes, so the mix's weights sum to one exactly.
+//! Attention in 16-bit integers: a head's scores `Q K^T` and its mix of
+//! values `P V` are two layers of the kernels (`block.rs`, 16-bit form:
+//! `vpdpwssd`, `vpmaddwd`), the keys and the values taking the place of
+//! weights, each key and each value channel with its own scale, each
+//! query too, all from this evaluation. Codes go as far as the sums allow
+//! without overflowing an i32 (8191 for 32 dimensions, 2439 over 361
+//! points). The softmax stays in float, through a vectorised exponential;
+//! its weights are coded relative to the row's largest, and each output
+//! is divided by its row's sum of codes, so the mix's weights sum to one
+//! exactly.
 //!
-//! Each product is in 16 bits (`vpdpwssd`, `vpmaddwd`), codes as far as
-//! the sums allow without overflowing an i32 (8191 for 32 dimensions,
-//! 2439 over 361 points), or in 8 bits (`vpdpbusd`, twice as fast), the
-//! queries with a zero point: [`EIGHT`] says which.
+//! In 8 bits (`vpdpbusd`) the mix moved b10c384's policy seven times as
+//! far from float, and the scores, whose inner sums are only 32 long,
+//! ran no faster.
 
-use super::{run_kernel, Codes, Finish, Kernel, QLayer};
+use super::{pack, run_kernel, Codes, Finish, Kernel, QLayer};
 use crate::games::go::nn::desc::Attention;
 use crate::games::go::nn::forward::act::exp;
 use std::cell::RefCell;
-
-/// Whether the scores and the mix run in 8 bits, on the kernels that
-/// have 8-bit products.
-const EIGHT: (bool, bool) = (false, false);
 
 /// A thread's buffers, grown once.
 #[derive(Default)]
 struct Scratch {
     /// Weights of the keys' and the values' layers.
-    kw: Vec<u8>,
-    vw: Vec<u8>,
+    kw: Vec<u32>,
+    vw: Vec<u32>,
     /// The queries' codes and scales; the scores; the softmax's codes and
-    /// each row's sum of them; a head's outputs.
-    qc: Vec<u8>,
+    /// each row's sum of them; a head's outputs; a row's codes unpacked.
+    qc: Vec<u32>,
     qs: Vec<f32>,
     scores: Vec<f32>,
-    pc: Vec<u8>,
+    pc: Vec<u32>,
     tot: Vec<i32>,
     o: Vec<f32>,
-    /// A row's codes before they are packed.
     row: Vec<i32>,
-    /// Each key's and each value channel's multiplier; each key's zero
-    /// point correction; zeros.
+    /// Each key's and each value channel's multiplier; zeros.
     mk: Vec<f32>,
     mv: Vec<f32>,
-    zk: Vec<i32>,
     zero: Vec<i32>,
 }
 
@@ -63,27 +58,10 @@ fn round(v: f32) -> i32 {
     (v + 12582912.0).to_bits() as i32 - 0x4b40_0000
 }
 
-/// Stores `v` as the `n`-byte (1 or 2) element `at` of `buf`.
+/// Two i16 codes as a group.
 #[inline(always)]
-fn put(buf: &mut [u8], n: usize, at: usize, v: i32) {
-    if n == 1 {
-        buf[at] = v as u8;
-    } else {
-        buf[2 * at..2 * at + 2].copy_from_slice(&(v as i16).to_le_bytes());
-    }
-}
-
-/// Stores `src` as `n`-byte (1 or 2) elements at the start of `dst`, a
-/// loop each, which vectorise.
-#[inline(always)]
-fn pack(dst: &mut [u8], n: usize, src: &[i32]) {
-    if n == 1 {
-        dst.iter_mut().zip(src).for_each(|(d, &s)| *d = s as u8);
-    } else {
-        for (d, &s) in dst.chunks_exact_mut(2).zip(src) {
-            d.copy_from_slice(&(s as i16).to_le_bytes());
-        }
-    }
+fn pair(a: i32, b: i32) -> u32 {
+    (a as u32 & 0xffff) | (b as u32) << 16
 }
 
 /// The largest of `f(v)` over `x` and `init`, in 16 lanes: a fold of
@@ -101,13 +79,6 @@ fn largest(x: &[f32], init: f32, f: impl Fn(f32) -> f32) -> f32 {
     m.into_iter().chain(tail).fold(init, f32::max)
 }
 
-/// `v` holding `n` zeros.
-fn zeroed<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
-    v.clear();
-    v.resize(n, T::default());
-    v
-}
-
 /// `v` holding at least `n` values, as they are.
 fn sized<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
     if v.len() < n {
@@ -116,17 +87,24 @@ fn sized<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
     &mut v[..n]
 }
 
-/// A layer of `cin` inputs by `cout` outputs (`cout_pad` padded) whose
-/// weights, in `w`, are filled by the caller: `per` inputs a group.
-fn shell(w: &mut Vec<u8>, cin: usize, cout: usize, cout_pad: usize, per: usize) -> QLayer {
-    let groups = cin.div_ceil(per);
-    zeroed(w, groups * cout_pad * 4);
+/// `v` holding `n` zeros.
+fn zeroed<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
+    v.clear();
+    v.resize(n, T::default());
+    v
+}
+
+/// A 16-bit layer of `cin` inputs by `cout` outputs (`cout_pad` padded),
+/// its weights zeros in `w` for the caller to fill.
+fn shell(w: &mut Vec<u32>, cin: usize, cout: usize, cout_pad: usize) -> QLayer {
+    let groups = cin.div_ceil(2);
+    zeroed(w, groups * cout_pad);
     QLayer {
         k: 1,
         cin,
         cout,
         cout_pad,
-        per_group: per,
+        per_group: 2,
         groups,
         top: 0,
         w: std::mem::take(w),
@@ -135,81 +113,66 @@ fn shell(w: &mut Vec<u8>, cin: usize, cout: usize, cout_pad: usize, per: usize) 
     }
 }
 
-/// The keys of head `kvh` as the layer from a query's `qd` dimensions to
-/// the `points` keys, each key with its own scale (`top` its largest
-/// code); `mul` gets each key's scale over sqrt(qd), `zc` its sum of
-/// codes times `zero`.
-#[allow(clippy::too_many_arguments)]
+/// The keys at `at` of each point's `kn` values as the layer from a
+/// query's `qd` dimensions to the `points` keys, each key with its own
+/// scale; `mul` gets each key's scale over sqrt(qd).
 #[inline(always)]
-fn keys(
-    s: &mut Scratch,
-    k: &[f32],
-    kn: usize,
-    at: usize,
-    qd: usize,
-    points: usize,
-    per: usize,
-    zero: i32,
-) -> QLayer {
+fn keys(s: &mut Scratch, k: &[f32], (kn, at, qd): (usize, usize, usize), points: usize) -> QLayer {
     // outputs in fours of 16 lanes: the widest register blocks
     let cp = points.next_multiple_of(64);
-    let mut l = shell(&mut s.kw, qd, points, cp, per);
-    let (n, top) = (4 / per, if per == 4 { 127.0 } else { top(qd) });
+    let mut l = shell(&mut s.kw, qd, points, cp);
+    let top = top(qd);
     let mul = zeroed(&mut s.mk, cp);
-    let zc = zeroed(&mut s.zk, cp);
     let by = 1.0 / (qd as f32).sqrt();
-    for j in 0..points {
+    let c = sized(&mut s.row, qd + 1);
+    for (j, m) in mul.iter_mut().enumerate().take(points) {
         let row = &k[j * kn + at..][..qd];
         let sc = largest(row, 0.0, f32::abs) / top;
         let inv = if sc > 0.0 { 1.0 / sc } else { 0.0 };
-        let mut sum = 0;
-        for (d, &v) in row.iter().enumerate() {
-            let c = round(v * inv);
-            sum += c;
-            put(&mut l.w, n, ((d / per) * cp + j) * per + d % per, c);
+        c.iter_mut()
+            .zip(row)
+            .for_each(|(c, &x)| *c = round(x * inv));
+        c[qd] = 0;
+        for (g, c) in c.chunks_exact(2).enumerate() {
+            l.w[g * cp + j] = pair(c[0], c[1]);
         }
-        mul[j] = sc * by;
-        zc[j] = sum * zero;
+        *m = sc * by;
     }
     l
 }
 
-/// The values of head `kvh` as the layer from the `points` softmax
-/// weights to the `vd` channels, each channel with its own scale.
+/// The values at `at` of each point's `vn` as the layer from the `points`
+/// softmax weights to the `vd` channels, each channel with its own scale.
 #[inline(always)]
 fn values(
     s: &mut Scratch,
     v: &[f32],
-    vn: usize,
-    at: usize,
-    vd: usize,
+    (vn, at, vd): (usize, usize, usize),
     points: usize,
-    per: usize,
 ) -> QLayer {
     let cp = vd.next_multiple_of(16);
-    let mut l = shell(&mut s.vw, points, vd, cp, per);
-    let (n, top) = (4 / per, if per == 4 { 127.0 } else { top(points) });
+    let mut l = shell(&mut s.vw, points, vd, cp);
+    let top = top(points);
     let mul = zeroed(&mut s.mv, cp);
     for j in 0..points {
         for (m, &x) in mul.iter_mut().zip(&v[j * vn + at..][..vd]) {
             *m = if x.abs() > *m { x.abs() } else { *m };
         }
     }
+    mul.iter_mut().for_each(|m| *m /= top);
     let inv: Vec<f32> = mul
-        .iter_mut()
-        .map(|m| {
-            *m /= top;
-            if *m > 0.0 {
-                1.0 / *m
-            } else {
-                0.0
-            }
-        })
+        .iter()
+        .map(|&m| if m > 0.0 { 1.0 / m } else { 0.0 })
         .collect();
-    for j in 0..points {
-        let base = (j / per) * cp * per + j % per;
-        for (d, (&x, &i)) in v[j * vn + at..][..vd].iter().zip(&inv).enumerate() {
-            put(&mut l.w, n, base + d * per, round(x * i));
+    let zeros = vec![0.0; vd];
+    for (g, w) in l.w.chunks_exact_mut(cp).enumerate() {
+        let a = &v[2 * g * vn + at..][..vd];
+        let b = match 2 * g + 1 < points {
+            true => &v[(2 * g + 1) * vn + at..][..vd],
+            false => &zeros[..],
+        };
+        for (((w, &a), &b), &i) in w.iter_mut().zip(a).zip(b).zip(&inv) {
+            *w = pair(round(a * i), round(b * i));
         }
     }
     l
@@ -236,41 +199,30 @@ fn heads(
         at.kv_heads * vd,
         at.heads * vd,
     );
-    // the 16-bit kernel of AVX2 has no 8-bit form
-    let eight = |e: bool| e && kernel != Kernel::Avx2;
-    let (qper, pper) = (
-        if eight(EIGHT.0) { 4 } else { 2 },
-        if eight(EIGHT.1) { 4 } else { 2 },
-    );
-    // the queries' codes: symmetric in 16 bits, about 128 in 8
-    let (qtop, qzero) = if qper == 4 {
-        (127.0, 128)
-    } else {
-        (top(qd), 0)
-    };
-    let ptop = if pper == 4 { 255.0 } else { top(points) };
+    let (qtop, ptop) = (top(qd), top(points));
     for kvh in 0..at.kv_heads {
-        let kl = keys(s, k, kn, kvh * qd, qd, points, qper, qzero);
-        let vl = values(s, v, vn, kvh * vd, vd, points, pper);
-        zeroed(&mut s.zero, vl.cout_pad);
-        let (qb, pb) = (kl.groups * 4, vl.groups * 4);
+        let kl = keys(s, k, (kn, kvh * qd, qd), points);
+        let vl = values(s, v, (vn, kvh * vd, vd), points);
+        zeroed(&mut s.zero, kl.cout_pad.max(vl.cout_pad));
+        let (qg, pg) = (kl.groups, vl.groups);
         for head in (kvh * at.heads / at.kv_heads..).take(at.heads / at.kv_heads) {
-            let qc = zeroed(&mut s.qc, points * qb);
+            // the queries, each with its own scale
+            let qc = sized(&mut s.qc, points * qg);
             let qs = sized(&mut s.qs, points);
-            for (i, (codes, sc)) in qc.chunks_exact_mut(qb).zip(qs.iter_mut()).enumerate() {
+            let c = sized(&mut s.row, qd);
+            for (i, (codes, sc)) in qc.chunks_exact_mut(qg).zip(qs.iter_mut()).enumerate() {
                 let row = &q[i * qn + head * qd..][..qd];
                 *sc = largest(row, 0.0, f32::abs) / qtop;
                 let inv = if *sc > 0.0 { 1.0 / *sc } else { 0.0 };
-                let c = sized(&mut s.row, qd);
                 c.iter_mut()
                     .zip(row)
-                    .for_each(|(c, &x)| *c = round(x * inv) + qzero);
-                pack(codes, 4 / qper, c);
+                    .for_each(|(c, &x)| *c = round(x * inv));
+                pack(c, 2, 0, codes);
             }
             let scores = sized(&mut s.scores, points * kl.cout_pad);
             let fin = Finish {
                 row: kl.cout_pad,
-                zc: &s.zk,
+                zc: &s.zero,
                 mul: &s.mk,
                 add: false,
             };
@@ -282,18 +234,17 @@ fn heads(
             };
             run_kernel(kernel, &kl, &input, &fin, scores);
             // the softmax's weights, the row's largest coded as `ptop`
-            let pc = zeroed(&mut s.pc, points * pb);
+            let pc = sized(&mut s.pc, points * pg);
             let tot = sized(&mut s.tot, points);
-            for (i, (codes, tot)) in pc.chunks_exact_mut(pb).zip(tot.iter_mut()).enumerate() {
+            let c = sized(&mut s.row, points);
+            for (i, (codes, tot)) in pc.chunks_exact_mut(pg).zip(tot.iter_mut()).enumerate() {
                 let row = &scores[i * kl.cout_pad..][..points];
-                let m = largest(row, f32::MIN, |v| v);
-                let sc = s.qs[i];
-                let c = sized(&mut s.row, points);
+                let (m, sc) = (largest(row, f32::MIN, |v| v), s.qs[i]);
                 c.iter_mut()
                     .zip(row)
                     .for_each(|(c, &x)| *c = round(exp((x - m) * sc) * ptop));
                 *tot = c.iter().sum();
-                pack(codes, 4 / pper, c);
+                pack(c, 2, 0, codes);
             }
             let o = sized(&mut s.o, points * vl.cout_pad);
             let fin = Finish {

@@ -19,12 +19,12 @@ impl Dot for Avx2 {
         _mm256_setzero_si256()
     }
     #[inline(always)]
-    unsafe fn load(p: *const u8) -> __m256i {
+    unsafe fn load(p: *const u32) -> __m256i {
         _mm256_loadu_si256(p.cast())
     }
     #[inline(always)]
-    unsafe fn splat(p: *const u8) -> __m256i {
-        _mm256_set1_epi32(p.cast::<i32>().read_unaligned())
+    unsafe fn splat(p: *const u32) -> __m256i {
+        _mm256_set1_epi32(p.read() as i32)
     }
     /// Never called: every AVX2 layer is in 16 bits.
     #[inline(always)]
@@ -61,6 +61,12 @@ pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
 /// # Safety
 /// The CPU must have them.
 #[target_feature(enable = "avx2,fma")]
-pub unsafe fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32) {
-    super::quantise(x, l, w, codes)
+pub unsafe fn quantise(
+    x: &[f32],
+    l: &QLayer,
+    w: usize,
+    row: &mut Vec<i32>,
+    codes: &mut [u32],
+) -> (f32, i32) {
+    super::quantise(x, l, w, row, codes)
 }

@@ -17,10 +17,10 @@ pub trait Dot {
     const LANES: usize;
     /// Zeros.
     unsafe fn zero() -> Self::V;
-    /// `4 * LANES` bytes of weights from `p`.
-    unsafe fn load(p: *const u8) -> Self::V;
-    /// The 4 bytes at `p` in every lane.
-    unsafe fn splat(p: *const u8) -> Self::V;
+    /// `LANES` groups of weights from `p`.
+    unsafe fn load(p: *const u32) -> Self::V;
+    /// The group of codes at `p` in every lane.
+    unsafe fn splat(p: *const u32) -> Self::V;
     /// `acc` plus, lane by lane, the dot product of the group of codes in
     /// `a` with the group of weights in `w`.
     unsafe fn dot(acc: Self::V, a: Self::V, w: Self::V) -> Self::V;
@@ -49,19 +49,19 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
 ) {
     let width = C * D::LANES;
     assert!(l.cout_pad.is_multiple_of(width) && WIDE == (l.per_group == 2));
-    let bytes = l.groups * 4;
+    let groups = l.groups;
     let points = input.w * input.h;
     let base = input.codes.as_ptr();
     for co in (0..l.cout_pad).step_by(width) {
         for first in (0..points).step_by(P) {
             let n = P.min(points - first);
             // a short last chunk repeats its last point
-            let corners: [*const u8; P] = std::array::from_fn(|p| {
+            let corners: [*const u32; P] = std::array::from_fn(|p| {
                 let i = first + p.min(n - 1);
                 let (y, x) = (i / input.w, i % input.w);
-                base.add((y * input.stride + x) * bytes)
+                base.add((y * input.stride + x) * groups)
             });
-            let acc = sums::<D, P, C, WIDE>(l, input.stride * bytes, corners, co);
+            let acc = sums::<D, P, C, WIDE>(l, input.stride * groups, corners, co);
             for (p, acc) in acc.iter().enumerate().take(n) {
                 let o = out.as_mut_ptr().add((first + p) * fin.row + co);
                 for (j, &v) in acc.iter().enumerate() {
@@ -75,25 +75,24 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
 }
 
 /// The sums of output channels `co..co + C * LANES` for the `P` points
-/// whose kernel windows start at `corners` (rows `row` bytes apart).
+/// whose kernel windows start at `corners` (rows `row` groups apart).
 #[inline(always)]
 unsafe fn sums<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
     l: &QLayer,
     row: usize,
-    corners: [*const u8; P],
+    corners: [*const u32; P],
     co: usize,
 ) -> [[D::V; C]; P] {
     let (k, groups) = (l.k, l.groups);
-    let lane = 4 * D::LANES;
     let mut acc = [[D::zero(); C]; P];
-    let mut w = l.w.as_ptr().add(co * 4);
+    let mut w = l.w.as_ptr().add(co);
     for ky in 0..k {
         for kx in 0..k {
-            let tap = ky * row + kx * groups * 4;
+            let tap = ky * row + kx * groups;
             for g in 0..groups {
-                let wv: [D::V; C] = std::array::from_fn(|j| D::load(w.add(j * lane)));
+                let wv: [D::V; C] = std::array::from_fn(|j| D::load(w.add(j * D::LANES)));
                 for (p, acc) in acc.iter_mut().enumerate() {
-                    let a = D::splat(corners[p].add(tap + 4 * g));
+                    let a = D::splat(corners[p].add(tap + g));
                     for (s, &wv) in acc.iter_mut().zip(&wv) {
                         *s = if WIDE {
                             D::dot16(*s, a, wv)
@@ -102,7 +101,7 @@ unsafe fn sums<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
                         };
                     }
                 }
-                w = w.add(l.cout_pad * 4);
+                w = w.add(l.cout_pad);
             }
         }
     }

@@ -7,16 +7,11 @@ use super::{Codes, Finish, QLayer};
 
 /// `l` over `input` into `out` (`l.cout_pad` floats a point).
 pub fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
-    let bytes = l.groups * 4;
-    let wide = l.per_group == 2;
-    // input channel `ci` of the cell at `cell`
-    let code = |cell: usize, ci: usize| -> i32 {
-        let at = cell * bytes;
-        if wide {
-            i16::from_le_bytes([input.codes[at + 2 * ci], input.codes[at + 2 * ci + 1]]) as i32
-        } else {
-            input.codes[at + ci] as i32
-        }
+    // input channel `ci` of the cell at `cell`: codes are unsigned
+    let code = |cell: usize, ci: usize| {
+        let g = input.codes[cell * l.groups + ci / l.per_group];
+        let bits = 32 / l.per_group;
+        ((g >> (bits * (ci % l.per_group))) & ((1u64 << bits) - 1) as u32) as i32
     };
     for y in 0..input.h {
         for x in 0..input.w {

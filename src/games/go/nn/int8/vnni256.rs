@@ -16,12 +16,12 @@ impl Dot for Vnni256 {
         _mm256_setzero_si256()
     }
     #[inline(always)]
-    unsafe fn load(p: *const u8) -> __m256i {
+    unsafe fn load(p: *const u32) -> __m256i {
         _mm256_loadu_si256(p.cast())
     }
     #[inline(always)]
-    unsafe fn splat(p: *const u8) -> __m256i {
-        _mm256_set1_epi32(p.cast::<i32>().read_unaligned())
+    unsafe fn splat(p: *const u32) -> __m256i {
+        _mm256_set1_epi32(p.read() as i32)
     }
     #[inline(always)]
     unsafe fn dot(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {

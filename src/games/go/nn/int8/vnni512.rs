@@ -16,12 +16,12 @@ impl Dot for Vnni512 {
         _mm512_setzero_si512()
     }
     #[inline(always)]
-    unsafe fn load(p: *const u8) -> __m512i {
+    unsafe fn load(p: *const u32) -> __m512i {
         _mm512_loadu_si512(p.cast())
     }
     #[inline(always)]
-    unsafe fn splat(p: *const u8) -> __m512i {
-        _mm512_set1_epi32(p.cast::<i32>().read_unaligned())
+    unsafe fn splat(p: *const u32) -> __m512i {
+        _mm512_set1_epi32(p.read() as i32)
     }
     #[inline(always)]
     unsafe fn dot(acc: __m512i, a: __m512i, w: __m512i) -> __m512i {
@@ -72,6 +72,12 @@ unsafe fn blocks<const W: bool>(l: &QLayer, input: &Codes, fin: &Finish, out: &m
 /// # Safety
 /// The CPU must have them.
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-pub unsafe fn quantise(x: &[f32], l: &QLayer, w: usize, codes: &mut [u8]) -> (f32, i32) {
-    super::quantise(x, l, w, codes)
+pub unsafe fn quantise(
+    x: &[f32],
+    l: &QLayer,
+    w: usize,
+    row: &mut Vec<i32>,
+    codes: &mut [u32],
+) -> (f32, i32) {
+    super::quantise(x, l, w, row, codes)
 }
