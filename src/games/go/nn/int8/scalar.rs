@@ -3,15 +3,18 @@
 //! kernel gives exactly its sums (`tests.rs`), so it is kept obvious
 //! rather than fast.
 
-use super::{Codes, Finish, QLayer};
+use super::{lane, Codes, Finish, QLayer};
 
 /// `l` over `input` into `out` (`l.cout_pad` floats a point).
 pub fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
-    // input channel `ci` of the cell at `cell`: codes are unsigned
+    // input channel `ci` of the cell at `cell`: 8-bit codes unsigned,
+    // 16-bit ones signed (as `vpmaddwd` and `vpdpwssd` take them)
     let code = |cell: usize, ci: usize| {
         let g = input.codes[cell * l.groups + ci / l.per_group];
-        let bits = 32 / l.per_group;
-        ((g >> (bits * (ci % l.per_group))) & ((1u64 << bits) - 1) as u32) as i32
+        match l.per_group {
+            2 => lane(g, 2, ci % 2),
+            _ => (g >> (8 * (ci % 4)) & 0xff) as i32,
+        }
     };
     for y in 0..input.h {
         for x in 0..input.w {
