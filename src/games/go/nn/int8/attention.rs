@@ -15,7 +15,6 @@
 
 use super::{pack, run_kernel, Codes, Finish, Kernel, QLayer};
 use crate::games::go::nn::desc::Attention;
-use crate::games::go::nn::forward::act::exp;
 use std::cell::RefCell;
 
 /// A thread's buffers, grown once.
@@ -58,25 +57,50 @@ fn round(v: f32) -> i32 {
     (v + 12582912.0).to_bits() as i32 - 0x4b40_0000
 }
 
+/// 2^y for y <= 0, to 4e-5 (the softmax's codes have 12 bits): y split
+/// as n + f with |f| <= 1/2, a polynomial for 2^f, 2^n put in the
+/// exponent's bits. Below -100 it is 2^-100: never subnormal.
+#[inline(always)]
+fn exp2(y: f32) -> f32 {
+    let y = y.max(-100.0);
+    let t = y + 12582912.0;
+    let f = y - (t - 12582912.0);
+    let p = 1.0 + f * (0.693_147_2 + f * (0.240_226_5 + f * (0.055_504_1 + f * 0.009_618_1)));
+    let bits = (t.to_bits().wrapping_sub(0x4b40_0000).wrapping_add(127)) << 23;
+    p * f32::from_bits(bits)
+}
+
 /// Two i16 codes as a group.
 #[inline(always)]
 fn pair(a: i32, b: i32) -> u32 {
     (a as u32 & 0xffff) | (b as u32) << 16
 }
 
-/// The largest of `f(v)` over `x` and `init`, in 16 lanes: a fold of
-/// one float would wait on each comparison in turn.
+/// The largest of `f(v)` over `x` and `init`, in two vectors of 16
+/// lanes (one would wait on each comparison in turn), then halves.
 #[inline(always)]
 fn largest(x: &[f32], init: f32, f: impl Fn(f32) -> f32) -> f32 {
-    let mut m = [init; 16];
-    let mut chunks = x.chunks_exact(16);
+    let most = |a: f32, b: f32| if b > a { b } else { a };
+    let (mut m, mut n) = ([init; 16], [init; 16]);
+    let mut chunks = x.chunks_exact(32);
     for ch in &mut chunks {
-        for (m, &v) in m.iter_mut().zip(ch) {
-            *m = if f(v) > *m { f(v) } else { *m };
+        for i in 0..16 {
+            m[i] = most(m[i], f(ch[i]));
+            n[i] = most(n[i], f(ch[i + 16]));
         }
     }
-    let tail = chunks.remainder().iter().map(|&v| f(v));
-    m.into_iter().chain(tail).fold(init, f32::max)
+    for (i, &v) in chunks.remainder().iter().enumerate() {
+        m[i % 16] = most(m[i % 16], f(v));
+    }
+    for i in 0..16 {
+        m[i] = most(m[i], n[i]);
+    }
+    for half in [8, 4, 2, 1] {
+        for i in 0..half {
+            m[i] = most(m[i], m[i + half]);
+        }
+    }
+    m[0]
 }
 
 /// `v` holding at least `n` values, as they are.
@@ -115,7 +139,8 @@ fn shell(w: &mut Vec<u32>, cin: usize, cout: usize, cout_pad: usize) -> QLayer {
 
 /// The keys at `at` of each point's `kn` values as the layer from a
 /// query's `qd` dimensions to the `points` keys, each key with its own
-/// scale; `mul` gets each key's scale over sqrt(qd).
+/// scale; `mul` gets each key's scale over sqrt(qd), in powers of 2
+/// rather than of e (for [`exp2`]).
 #[inline(always)]
 fn keys(s: &mut Scratch, k: &[f32], (kn, at, qd): (usize, usize, usize), points: usize) -> QLayer {
     // outputs in fours of 16 lanes: the widest register blocks
@@ -123,7 +148,7 @@ fn keys(s: &mut Scratch, k: &[f32], (kn, at, qd): (usize, usize, usize), points:
     let mut l = shell(&mut s.kw, qd, points, cp);
     let top = top(qd);
     let mul = zeroed(&mut s.mk, cp);
-    let by = 1.0 / (qd as f32).sqrt();
+    let by = std::f32::consts::LOG2_E / (qd as f32).sqrt();
     let c = sized(&mut s.row, qd + 1);
     for (j, m) in mul.iter_mut().enumerate().take(points) {
         let row = &k[j * kn + at..][..qd];
@@ -242,7 +267,7 @@ fn heads(
                 let (m, sc) = (largest(row, f32::MIN, |v| v), s.qs[i]);
                 c.iter_mut()
                     .zip(row)
-                    .for_each(|(c, &x)| *c = round(exp((x - m) * sc) * ptop));
+                    .for_each(|(c, &x)| *c = round(exp2((x - m) * sc) * ptop));
                 *tot = c.iter().sum();
                 pack(c, 2, 0, codes);
             }
