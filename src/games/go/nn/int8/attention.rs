@@ -76,28 +76,27 @@ fn pair(a: i32, b: i32) -> u32 {
     (a as u32 & 0xffff) | (b as u32) << 16
 }
 
-/// The largest of `f(v)` over `x` and `init`, in two vectors of 16
-/// lanes (one would wait on each comparison in turn), then halves.
+/// The largest of `f(v)` over `x` and `init`, in 32 lanes (one would
+/// wait on each comparison in turn; written so, LLVM vectorises it
+/// well), then halves.
 #[inline(always)]
 fn largest(x: &[f32], init: f32, f: impl Fn(f32) -> f32) -> f32 {
-    let most = |a: f32, b: f32| if b > a { b } else { a };
-    let (mut m, mut n) = ([init; 16], [init; 16]);
+    let mut m = [init; 32];
     let mut chunks = x.chunks_exact(32);
     for ch in &mut chunks {
-        for i in 0..16 {
-            m[i] = most(m[i], f(ch[i]));
-            n[i] = most(n[i], f(ch[i + 16]));
+        for (i, &v) in ch.iter().enumerate() {
+            let (a, b) = (m[i], f(v));
+            m[i] = if b > a { b } else { a };
         }
     }
     for (i, &v) in chunks.remainder().iter().enumerate() {
-        m[i % 16] = most(m[i % 16], f(v));
+        let (a, b) = (m[i], f(v));
+        m[i] = if b > a { b } else { a };
     }
-    for i in 0..16 {
-        m[i] = most(m[i], n[i]);
-    }
-    for half in [8, 4, 2, 1] {
+    for half in [16, 8, 4, 2, 1] {
         for i in 0..half {
-            m[i] = most(m[i], m[i + half]);
+            let (a, b) = (m[i], m[i + half]);
+            m[i] = if b > a { b } else { a };
         }
     }
     m[0]
