@@ -65,7 +65,8 @@ fn exp2(y: f32) -> f32 {
     let y = y.max(-100.0);
     let t = y + 12582912.0;
     let f = y - (t - 12582912.0);
-    let p = 1.0 + f * (0.693_147_2 + f * (0.240_226_5 + f * (0.055_504_1 + f * 0.009_618_1)));
+    let p = 1.0
+        + f * (std::f32::consts::LN_2 + f * (0.240_226_5 + f * (0.055_504_1 + f * 0.009_618_1)));
     let bits = (t.to_bits().wrapping_sub(0x4b40_0000).wrapping_add(127)) << 23;
     p * f32::from_bits(bits)
 }
