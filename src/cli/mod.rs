@@ -9,6 +9,7 @@ pub mod arena;
 pub mod bench;
 pub mod evaluate;
 pub mod learn;
+pub mod model;
 pub mod planes;
 pub mod score;
 pub mod validate;
@@ -125,6 +126,7 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
         "bot" => {
             install_net_file(&mut args)?;
+            model::install(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
             exited(crate::protocol::run_bot(config), "the bot")
@@ -132,6 +134,7 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "gtp" => {
             let secs: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(1.0);
             install_net_file(&mut args)?;
+            model::install(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
             if !(secs.is_finite() && secs > 0.0 && secs < 1e6) {

@@ -8,6 +8,7 @@
 //! [`setup`] the handicap, SGF records and KGS's time settings.
 
 mod analyze;
+mod network;
 mod setup;
 
 use super::gtp_clock::{seconds, GtpClock};
@@ -56,6 +57,7 @@ const COMMANDS: &[&str] = &[
     "tengen-pv",
     "tengen-policy-map",
     "tengen-policy",
+    "kata-raw-nn",
 ];
 
 /// The commands whose answers stream until the next command arrives
@@ -178,6 +180,7 @@ impl Engine {
             "undo" => self.undo(),
             "showboard" => Ok(format!("\n{}", self.diagram())),
             "tengen-policy" => self.policy(args),
+            "kata-raw-nn" => self.raw_nn(args),
             "final_score" => self.final_score(),
             "final_status_list" => self.final_status_list(args),
             "kgs-genmove_cleanup" => self.genmove_cleanup(args, read_at),
