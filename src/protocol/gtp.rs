@@ -14,7 +14,6 @@ mod setup;
 use super::gtp_clock::{seconds, GtpClock};
 use super::thinker::Thinker;
 use crate::deps::log;
-use crate::games::go::net::Net;
 use crate::games::go::{Config, Searcher};
 use crate::go::{coord, Color, Game, Move, MAX_SIZE};
 use crate::search::Horizon;
@@ -278,8 +277,10 @@ impl Engine {
             _ => return Err("syntax error".into()),
         };
         let b = game.board();
-        let lines: Vec<String> = Net::active()
-            .likeliest(b, n)
+        let mut policy = network::policy(&game);
+        policy.sort_by(|x, y| y.1.total_cmp(&x.1));
+        policy.truncate(n);
+        let lines: Vec<String> = policy
             .iter()
             .map(|&(p, prob)| format!("{} {:.1}", coord::to_gtp(b, Move::Play(p)), 100.0 * prob))
             .collect();

@@ -1,10 +1,12 @@
 //! The network's own GTP commands: `kata-raw-nn` prints a position's raw
 //! network outputs in KataGo's format, so that the two programs can be put
-//! side by side on the same net and moves.
+//! side by side on the same net and moves; and the policy the analysis
+//! commands show.
 
 use super::{color, Engine, Reply};
+use crate::games::go::net::Net;
 use crate::games::go::nn::{self, Eval};
-use crate::go::{Color, Game};
+use crate::go::{Color, Game, Point};
 
 /// KataGo's GTP default policy optimism at the root (`rootPolicyOptimism`:
 /// the lesser of `policyOptimism`, 1, and 0.2).
@@ -60,6 +62,24 @@ fn parse(args: &[&str]) -> Result<Ask, String> {
         symmetries,
         optimism,
     })
+}
+
+/// The policy for the side to move in `game`, a probability a legal
+/// point: the KataGo network's where one is in play, else the built-in
+/// network's (its sensible moves).
+pub fn policy(game: &Game) -> Vec<(Point, f32)> {
+    let Some(net) = nn::active() else {
+        return Net::active().policy(game.board());
+    };
+    let e = net.evaluate(&nn::position(game), 0.0);
+    let b = game.board();
+    let w = b.width();
+    e.policy[..b.area()]
+        .iter()
+        .enumerate()
+        .filter(|(_, &p)| p >= 0.0)
+        .map(|(i, &p)| (b.point(i % w, i / w), p))
+        .collect()
 }
 
 impl Engine {
