@@ -375,3 +375,21 @@ fn unsupported_versions_are_refused_in_one_line() {
         assert!(e.contains(needle) && !e.contains('\n'), "version {v}: {e}");
     }
 }
+
+/// The tiny models' files, which KataGo's answers in `tests/katago.rs`
+/// were made with: they must be what [`tiny_models`] builds (write them
+/// anew with `TENGEN_WRITE_FIXTURES=1`, then remake the answers).
+#[test]
+fn tiny_model_files_are_current() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/katago");
+    for m in tiny_models() {
+        let path = dir.join(format!("{}.bin", m.name));
+        let bytes = write::model(&m, Weights::Plain);
+        if std::env::var_os("TENGEN_WRITE_FIXTURES").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let kept = std::fs::read(&path).unwrap_or_default();
+        assert!(kept == bytes, "{} is not what tiny_models() builds", path.display());
+    }
+}
