@@ -50,23 +50,6 @@ pub fn active() -> Option<&'static Network> {
     ACTIVE.get()
 }
 
-/// Where point (`x`, `y`) of an `n`-wide board goes under `symmetry`
-/// (bit 4 transposes, bit 2 flips columns, bit 1 rows), or comes from
-/// when `back`, as KataGo's `copyWithSymmetry`.
-fn turned(symmetry: usize, n: usize, x: usize, y: usize, back: bool) -> usize {
-    let transpose = symmetry & 4 != 0;
-    let (mut fx, mut fy) = (symmetry & 2 != 0, symmetry & 1 != 0);
-    if transpose && !back {
-        std::mem::swap(&mut fx, &mut fy);
-    }
-    let flip = |f: bool, v: usize| if f { n - 1 - v } else { v };
-    let (nx, ny) = match transpose {
-        false => (flip(fx, x), flip(fy, y)),
-        true => (flip(fx, y), flip(fy, x)),
-    };
-    ny * n + nx
-}
-
 /// `game` as its side to move sees it: its moves, its last two boards,
 /// its positions for superko where its rules have it, the komi it is
 /// counted with (none on Riddles.io's fields).
@@ -113,31 +96,23 @@ impl Network {
     pub fn evaluate_at(&self, pos: &Position, symmetry: usize, optimism: f32) -> Eval {
         let f = inputs::features(pos);
         let (w, h) = (f.width, f.height);
-        assert!(
-            symmetry == 0 || (symmetry < 8 && w == h),
-            "symmetry {symmetry} of a {w}x{h} board"
+        let turned = symmetry::apply(symmetry, &f);
+        let (tw, th) = (turned.width, turned.height);
+        let raw = forward::evaluate(
+            &self.model,
+            &float::Float,
+            &turned.spatial,
+            &turned.global,
+            tw,
+            th,
         );
-        let area = w * h;
-        // where each point goes (KataGo's copyInputsWithSymmetry)
-        let to: Vec<usize> = (0..area)
-            .map(|i| turned(symmetry, w, i % w, i / w, false))
+        // where each point's outputs are on the turned board
+        let from: Vec<usize> = (0..w * h)
+            .map(|i| {
+                let (x, y) = symmetry::sym_point(symmetry, w, h, i % w, i / w);
+                y * tw + x
+            })
             .collect();
-        let mut spatial = vec![0u8; f.spatial.len()];
-        for (src, dst) in f
-            .spatial
-            .chunks_exact(area)
-            .zip(spatial.chunks_exact_mut(area))
-        {
-            for (i, &v) in src.iter().enumerate() {
-                dst[to[i]] = v;
-            }
-        }
-        let raw = forward::evaluate(&self.model, &float::Float, &spatial, &f.global, w, h);
-        // the net's point j is the board's turned(j) (copyOutputsWithSymmetry)
-        let mut from = vec![0; area];
-        for j in 0..area {
-            from[turned(symmetry, w, j % w, j / w, true)] = j;
-        }
         let legal = inputs::legal(pos);
         outputs::eval(&self.model, &raw, &legal, &from, pos.pla, optimism)
     }

@@ -390,6 +390,10 @@ fn tiny_model_files_are_current() {
             std::fs::write(&path, &bytes).unwrap();
         }
         let kept = std::fs::read(&path).unwrap_or_default();
-        assert!(kept == bytes, "{} is not what tiny_models() builds", path.display());
+        assert!(
+            kept == bytes,
+            "{} is not what tiny_models() builds",
+            path.display()
+        );
     }
 }
