@@ -2,13 +2,16 @@
 """tools/kata_compare.py: two GTP engines' kata-raw-nn side by side.
 
     kata_compare.py --a "CMD" --b "CMD" [--positions N] [--seed S]
-                    [--from-move M] [--symmetry all|random|K] [--optimism X]
+                    [--from-move M] [--symmetry random|K] [--optimism X]
                     [--jsonl OUT] [--fixture OUT] SGF...
+    kata_compare.py --a "CMD" --b "CMD" --selfplay N --size S [--moves K] ...
 
 Replays the games of the SGF files in both engines (boardsize, komi 7.5,
 play ...) and, at N positions drawn from move M on (seeded, spread over
-the games), asks both for `kata-raw-nn SYMMETRY OPTIMISM` at the same
-symmetry (random: drawn per position). Engine A is the reference (KataGo:
+the games, no position twice), asks both for `kata-raw-nn SYMMETRY
+OPTIMISM` at the same symmetry (random: drawn per position). With
+--selfplay, the games are N of A's own on an S x S board (A's `genmove`,
+K moves each, default S * S / 2), each asked at its end and at its middle. Engine A is the reference (KataGo:
 "gtp:" not needed, a plain command line, e.g. `katago gtp -model NET
 -config CFG`), B the one checked (`tengen gtp --model NET`). Prints how
 often the top move agrees and the mean and largest differences in win
@@ -112,9 +115,16 @@ def main():
     ap.add_argument("--optimism", type=float, default=0.0)
     ap.add_argument("--jsonl")
     ap.add_argument("--fixture")
-    ap.add_argument("sgf", nargs="+")
+    ap.add_argument("--selfplay", type=int, default=0)
+    ap.add_argument("--size", type=int, default=19)
+    ap.add_argument("--moves", type=int)
+    ap.add_argument("sgf", nargs="*")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    if args.selfplay:
+        return selfplay(args, rng)
+    if not args.sgf:
+        sys.exit("kata_compare.py: no SGF files (or --selfplay N)")
     games = []
     for path in sorted(args.sgf):
         try:
@@ -127,11 +137,14 @@ def main():
     if not games:
         sys.exit("kata_compare.py: no game long enough")
     # positions: a random game, a random move from --from-move on
-    wanted = {}
-    for _ in range(args.positions):
-        g = rng.randrange(len(games))
-        n = rng.randrange(args.from_move, len(games[g][2]) + 1)
-        wanted.setdefault(g, set()).add(n)
+    wanted, total = {}, sum(len(g[2]) + 1 - args.from_move for g in games)
+    for _ in range(min(args.positions, total)):
+        while True:
+            g = rng.randrange(len(games))
+            n = rng.randrange(args.from_move, len(games[g][2]) + 1)
+            if n not in wanted.setdefault(g, set()):
+                wanted[g].add(n)
+                break
     a, b = Engine(args.a, "A"), Engine(args.b, "B")
     jsonl = open(args.jsonl, "w") if args.jsonl else None
     fixture = open(args.fixture, "w") if args.fixture else None
@@ -146,17 +159,7 @@ def main():
                 e.ask("komi 7.5")
             for n in range(len(moves) + 1):
                 if n in wanted[g]:
-                    sym = rng.randrange(8) if args.symmetry == "random" else int(args.symmetry)
-                    q = f"kata-raw-nn {sym} {args.optimism:g}"
-                    ra, rb = a.ask(q), b.ask(q)
-                    pa, pb = parse_raw(ra, size), parse_raw(rb, size)
-                    compare(stats, pa, pb)
-                    played = " ".join(f"{c} {v}" for c, v in moves[:n])
-                    if jsonl:
-                        jsonl.write(json.dumps({"sgf": path, "move": n, "symmetry": sym, "a": pa, "b": pb}) + "\n")
-                    if fixture:
-                        fixture.write(f"position {size} {sym} {args.optimism:g} {played}\n")
-                        fixture.write("\n".join(ra) + "\nend\n")
+                    ask_both(a, b, size, moves[:n], {"sgf": path, "move": n}, args, rng, stats, jsonl, fixture)
                 if n < len(moves):
                     c, v = moves[n]
                     try:
@@ -165,6 +168,54 @@ def main():
                     except ValueError as err:
                         print(f"{path}: stops at move {n + 1}: {err}", file=sys.stderr)
                         break
+    finally:
+        a.close()
+        b.close()
+    report(stats, time.time() - start)
+
+
+def ask_both(a, b, size, moves, where, args, rng, stats, jsonl, fixture):
+    """Both engines' kata-raw-nn of the position after `moves`, compared
+    and written where asked."""
+    sym = rng.randrange(8) if args.symmetry == "random" else int(args.symmetry)
+    q = f"kata-raw-nn {sym} {args.optimism:g}"
+    ra, rb = a.ask(q), b.ask(q)
+    pa, pb = parse_raw(ra, size), parse_raw(rb, size)
+    compare(stats, pa, pb)
+    if jsonl:
+        jsonl.write(json.dumps({**where, "symmetry": sym, "a": pa, "b": pb}) + "\n")
+    if fixture:
+        played = " ".join(f"{c} {v}" for c, v in moves)
+        fixture.write(f"position {size} {sym} {args.optimism:g} {played}\n")
+        fixture.write("\n".join(ra) + "\nend\n")
+
+
+def selfplay(args, rng):
+    """--selfplay: A plays itself; both are asked at each game's middle
+    and end."""
+    size, length = args.size, args.moves or args.size * args.size // 2
+    a, b = Engine(args.a, "A"), Engine(args.b, "B")
+    jsonl = open(args.jsonl, "w") if args.jsonl else None
+    fixture = open(args.fixture, "w") if args.fixture else None
+    stats = {"n": 0, "top": 0, "win": [], "lead": [], "score": [], "own_mean": [], "own_max": [], "policy": []}
+    start = time.time()
+    try:
+        for g in range(args.selfplay):
+            for e in (a, b):
+                e.ask(f"boardsize {size}")
+                e.ask("clear_board")
+                e.ask("komi 7.5")
+            moves = []
+            for n in range(length):
+                if n == length // 2:
+                    ask_both(a, b, size, moves, {"game": g, "move": n}, args, rng, stats, jsonl, fixture)
+                c = "BW"[n % 2]
+                v = a.ask(f"genmove {c}")[0]
+                if v.lower() == "resign":
+                    break
+                b.ask(f"play {c} {v}")
+                moves.append((c, v))
+            ask_both(a, b, size, moves, {"game": g, "move": len(moves)}, args, rng, stats, jsonl, fixture)
     finally:
         a.close()
         b.close()

@@ -9,6 +9,7 @@
 
 mod analyze;
 mod network;
+pub use network::raw_text;
 mod setup;
 
 use super::gtp_clock::{seconds, GtpClock};
