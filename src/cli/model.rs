@@ -38,3 +38,53 @@ pub fn install(args: &mut Vec<String>) -> Result<bool, ToolError> {
     nn::install(net).map_err(ToolError::input)?;
     Ok(true)
 }
+
+pub const USAGE: &str = "\
+usage: tengen model FILE [--code OUT [--steps N]]
+  FILE's network: its name, model version, kind, size and blocks, as
+  tengen reads it (any KataGo model: .bin.gz, .bin, .txt.gz, .txt; or a
+  coded file). --code: writes it to OUT in tengen's coded form, its
+  convolutions' and matrices' weights quantised to N steps either side
+  of zero (default 127: the 8-bit paths' own quantisation, so they run
+  the coded file exactly as the original) with a scale an output
+  channel and entropy-coded; OUT is what the arena build carries
+  (src/games/go/nn/builtin.net).";
+
+/// `tengen model FILE [--code OUT [--steps N]]`.
+pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
+    use crate::games::go::nn::{desc::Block, write};
+    if args.iter().any(|a| a == "--help") {
+        return Ok(format!("{USAGE}\n"));
+    }
+    let out: Option<String> = take_flag(&mut args, "--code")?;
+    let steps: i32 = super::parse_flag(&mut args, "--steps")?.unwrap_or(127);
+    if !(1..=127).contains(&steps) || (out.is_none() && args.iter().any(|a| a == "--steps")) {
+        return Err(ToolError::usage("--steps: 1 to 127, with --code"));
+    }
+    let [file] = &args[..] else {
+        return Err(ToolError::usage(format!("one model file\n\n{USAGE}")));
+    };
+    let net = load(file)?;
+    let m = net.model();
+    if let Some(path) = out {
+        let bytes = write::model(m, write::Weights::Coded { top: steps });
+        std::fs::write(&path, &bytes).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
+        return Ok(format!("{path}: {} bytes, {m}\n", bytes.len()));
+    }
+    fn blocks(bs: &[Block], depth: usize, out: &mut String) {
+        for b in bs {
+            out.push_str(&format!(
+                "{}{} {}\n",
+                "  ".repeat(depth),
+                b.kind(),
+                b.name()
+            ));
+            if let Block::Nested { blocks: inner, .. } = b {
+                blocks(inner, depth + 1, out);
+            }
+        }
+    }
+    let mut text = format!("{m}\n");
+    blocks(&m.trunk.blocks, 1, &mut text);
+    Ok(text)
+}
