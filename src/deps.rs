@@ -4,6 +4,7 @@
 
 pub use arrayvec::ArrayVec;
 pub use env_logger;
+pub use flate2;
 pub use fxhash::{FxHashMap, FxHashSet};
 pub use log;
 pub use rand_xoshiro::rand_core::{RngCore, SeedableRng};

@@ -504,19 +504,27 @@ def retokenize(toks):
 
 
 # ------------------------------------------------------------------ outputs
-def facade_with_crates(graph, names, keep_lines):
-    """src/deps.rs with the crates `names` inside it: a whole-crate
-    re-export (`pub use log;`) gives way to the module of that name."""
+def facade(graph, names, inside):
+    """src/deps.rs for an upload that carries the crates `names`: the
+    re-exports of the project's other crates dropped (the full binary's
+    alone, as flate2), and, when the crates come `inside` the facade, a
+    whole-crate re-export (`pub use log;`) too: the module of that name
+    takes its place."""
     with open(os.path.join(SRC, "src", FACADE + ".rs"), encoding="utf-8") as f:
         lines = f.read().splitlines(keepends=True)
     out = []
     for line in lines:
         s = line.strip()
         first = s[8:].split("::")[0].rstrip(";") if s.startswith("pub use ") else None
-        if first in graph and (first not in names or s == f"pub use {first};"):
+        if first in graph and (first not in names or (inside and s == f"pub use {first};")):
             continue
         out.append(line)
-    head = "".join(out)
+    return "".join(out)
+
+
+def facade_with_crates(graph, names, keep_lines):
+    """src/deps.rs with the crates `names` inside it (`facade`)."""
+    head = facade(graph, names, inside=True)
     parts = [head, "\n// The crates' own sources, bundled by tools/bundle.py.\n"]
     for name in sorted(names):
         parts.append(bundle_crate(name, graph, keep_lines))
@@ -612,6 +620,7 @@ def split(spec_path, out):
         sizes[rel] = len(code)
 
     externs = spec_crates(spec_path, spec, graph)
+    facade_text = facade(graph, set(externs), inside=False)
     for name in externs:
         _, feats, deps, edition = graph[name]
         write(f"crates/{name}.rs", bundle_crate(name, graph, keep_lines=False, alone=True))
@@ -627,7 +636,8 @@ def split(spec_path, out):
     def code(keep, part_partial, header, public=()):
         # the modules of the parts before inside what this crate keeps
         # become `use` items of them
-        body = inline(lib, os.path.dirname(lib), keep, [], None, part_partial, None, home, public)
+        body = inline(lib, os.path.dirname(lib), keep, [], None, part_partial,
+                      {(FACADE,): facade_text}, home, public)
         return header + squeeze(retokenize(body), keep_lines=True)
 
     for part in spec.get("parts", []):

@@ -5,6 +5,7 @@
 use super::planes::replay;
 use super::{install_net_file, no_more_args, parse_flag, search_config, take_switch, ToolError};
 use crate::games::go::net::Net;
+use crate::games::go::nn;
 use crate::games::go::Searcher;
 use crate::go::coord::sgf_point;
 use crate::go::{Game, Move};
@@ -13,7 +14,7 @@ use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
 usage: tengen evaluate [--playouts N] [--komi K] [--size N]
-                       [--net] [--net-file FILE] [--children C]
+                       [--net] [--net-file FILE] [--model FILE] [--children C]
                        [--set NAME=VALUE]... < POSITIONS
   Each input line is MOVES, then optionally a space and a label, MOVES
   as for tengen planes (two SGF letters a move, '..' a pass, black
@@ -21,10 +22,12 @@ usage: tengen evaluate [--playouts N] [--komi K] [--size N]
   by N playouts (default 3000, about what one search of the arena clock
   plays) of the search's playout policy: the share won (0..1, a draw
   half) and the mean margin in points (komi K, default 7.5, counted),
-  then the label unchanged. --net: then the network's value head's
-  winning chance and lead for the side to move (the network of
-  --net-file, else the built-in one; it must have a value head; 19x19
-  only), before the label; --playouts 0 with it leaves the playouts out.
+  then the label unchanged. --net: then the network's winning chance and
+  lead for the side to move, before the label: a KataGo network's (of
+  --model, which implies --net; any board size, the moves' history
+  read), else the built-in one's value head (of --net-file, else the
+  built-in one; it must have a value head; 19x19 only); --playouts 0
+  with it leaves the playouts out.
   --children C: instead, a search of N playouts (the bot's tree, priors
   and network) and its C most visited root moves, each as
   MOVE:PLAYOUTS:WINRATE, with --net then :WIN:LEAD, the network's read
@@ -38,7 +41,10 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     let playouts: u32 = parse_flag(&mut args, "--playouts")?.unwrap_or(3000);
     let komi: f32 = parse_flag(&mut args, "--komi")?.unwrap_or(7.5);
     let size: usize = parse_flag(&mut args, "--size")?.unwrap_or(19);
-    let net = install_net_file(&mut args)? | take_switch(&mut args, "--net");
+    let net = install_net_file(&mut args)?
+        | super::model::install(&mut args)?
+        | take_switch(&mut args, "--net");
+    let kata = nn::active().is_some();
     let children: Option<usize> = parse_flag(&mut args, "--children")?;
     let config = search_config(&mut args)?;
     no_more_args(&args)?;
@@ -47,11 +53,11 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
             "--playouts must be positive (or 0 with --net alone), --komi finite",
         ));
     }
-    if net && size != 19 {
+    if net && !kata && size != 19 {
         // the network reads 19x19 planes: on another board its value means nothing
         return Err(ToolError::usage("--net reads 19x19 boards only"));
     }
-    if net && !Net::active().has_value() {
+    if net && !kata && !Net::active().has_value() {
         return Err(ToolError::input("the network has no value head"));
     }
     let mut searcher = Searcher::new(config);
@@ -62,9 +68,8 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
             continue;
         }
         let (moves, label) = line.split_once(' ').unwrap_or((line, ""));
-        let board =
-            replay(size, moves).map_err(|e| ToolError::input(format!("line {}: {e}", n + 1)))?;
-        let game = Game::from_board(board, komi);
+        let game = replay_game(size, komi, moves)
+            .map_err(|e| ToolError::input(format!("line {}: {e}", n + 1)))?;
         let mut fields = Vec::new();
         if let Some(c) = children {
             searcher.clear();
@@ -73,11 +78,8 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
             let (win, margin) = searcher.rollouts(&game, playouts);
             fields.push(format!("{win:.4} {margin:.2}"));
         }
-        if let Some(v) = net
-            .then(|| Net::active().evaluate(game.board()).1)
-            .flatten()
-        {
-            fields.push(format!("{:.4} {:.2}", v.win, v.lead));
+        if let Some((win, lead)) = net.then(|| read(&game)).flatten() {
+            fields.push(format!("{win:.4} {lead:.2}"));
         }
         let _ = write!(out, "{}", fields.join(" "));
         if !label.is_empty() {
@@ -87,6 +89,35 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
         out.push('\n');
     }
     Ok(out)
+}
+
+/// `moves` (as [`replay`] reads them) played from the empty board as a
+/// game, its history kept for a network to read.
+fn replay_game(size: usize, komi: f32, moves: &str) -> Result<Game, String> {
+    replay(size, moves)?;
+    let mut game = Game::new(size, size, komi);
+    for pair in moves.as_bytes().chunks(2) {
+        let mv = match crate::go::sgf::point(pair) {
+            Some((x, y)) => Move::Play(game.board().point(x, y)),
+            None => Move::Pass,
+        };
+        game.play(mv).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
+}
+
+/// The network's winning chance and lead for the side to move: the
+/// KataGo network's if one is in play, else the built-in value head's.
+fn read(game: &Game) -> Option<(f32, f32)> {
+    if let Some(net) = nn::active() {
+        let e = net.evaluate(&nn::position(game), 0.0);
+        let pla = game.to_move();
+        return Some((e.winrate(pla), e.lead(pla)));
+    }
+    Net::active()
+        .evaluate(game.board())
+        .1
+        .map(|v| (v.win, v.lead))
 }
 
 /// The `c` most visited root moves of a search of `playouts` on `game`,
@@ -109,8 +140,8 @@ fn ranked(searcher: &mut Searcher, game: &Game, playouts: u32, c: usize, net: bo
             let mut after = game.clone();
             if net && after.play(m.mv).is_ok() {
                 // the network reads for the side to move after the move
-                if let Some(v) = Net::active().evaluate(after.board()).1 {
-                    let _ = write!(text, ":{:.4}:{:.2}", 1.0 - v.win, -v.lead);
+                if let Some((win, lead)) = read(&after) {
+                    let _ = write!(text, ":{:.4}:{:.2}", 1.0 - win, -lead);
                 }
             }
             text

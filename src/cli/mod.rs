@@ -9,6 +9,7 @@ pub mod arena;
 pub mod bench;
 pub mod evaluate;
 pub mod learn;
+pub mod model;
 pub mod planes;
 pub mod score;
 pub mod validate;
@@ -39,6 +40,9 @@ usage:
   tengen gtp [--seconds S] [--set NAME=VALUE]... [--net-file FILE]
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)
+  tengen model FILE [--code OUT [--steps N]]
+                         a KataGo network's description, or its coded
+                         form for the arena build (tengen model --help)
   tengen learn [--player NAME] [--teacher] [--out FILE] SGF...
                          fit the learnt prior's move weights to game
                          records (tengen learn --help)
@@ -109,7 +113,9 @@ fn entry(command: &str) -> Option<String> {
 fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
     // the commands without a --help of their own answer with their entry
     // here, before any of them waits for stdin
-    const OWN_HELP: [&str; 6] = ["bench", "learn", "planes", "evaluate", "bot", "arena"];
+    const OWN_HELP: [&str; 7] = [
+        "bench", "learn", "planes", "evaluate", "bot", "arena", "model",
+    ];
     if args.iter().any(|a| a == "--help") && !OWN_HELP.contains(&command) {
         if let Some(text) = entry(command) {
             return Ok(text);
@@ -122,9 +128,11 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "learn" => learn::run(args),
         "planes" => planes::run(args, &read_stdin()?),
         "evaluate" => evaluate::run(args, &read_stdin()?),
+        "model" => model::run(args),
         "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
         "bot" => {
             install_net_file(&mut args)?;
+            model::install(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
             exited(crate::protocol::run_bot(config), "the bot")
@@ -132,6 +140,7 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "gtp" => {
             let secs: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(1.0);
             install_net_file(&mut args)?;
+            model::install(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
             if !(secs.is_finite() && secs > 0.0 && secs < 1e6) {

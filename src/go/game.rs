@@ -36,6 +36,9 @@ pub struct Game {
     /// Whether each colour's last turn was a pass (a lost turn is none).
     passed: [bool; 2],
     ended: Option<End>,
+    /// The boards before the last move and the one before it, where known
+    /// (a network reads ladders on them).
+    recent: [Option<Box<Board>>; 2],
 }
 
 impl Game {
@@ -69,6 +72,7 @@ impl Game {
             passes: 0,
             passed: [false; 2],
             ended: None,
+            recent: [None, None],
         };
         game.set_rules(Rules::Standard);
         game
@@ -160,6 +164,10 @@ impl Game {
     pub fn history(&self) -> &FxHashSet<u64> {
         &self.seen
     }
+    /// The board `n` moves ago (1 or 2), if this game knows it.
+    pub fn board_before(&self, n: usize) -> Option<&Board> {
+        self.recent.get(n.wrapping_sub(1))?.as_deref()
+    }
 
     /// Whether the side to move may play `mv`: board rules plus positional
     /// superko where the rules have it. Under the Riddles.io rules an
@@ -193,6 +201,12 @@ impl Game {
     pub fn play(&mut self, mv: Move) -> Result<u32, Illegal> {
         self.check(mv)?;
         let c = self.to_move();
+        // the oldest known board's box is reused for the one before this move
+        let mut before = self.recent[1]
+            .take()
+            .unwrap_or_else(|| Box::new(self.board.clone()));
+        before.copy_from(&self.board);
+        self.recent[1] = self.recent[0].replace(before);
         let captured = match mv {
             Move::Pass => {
                 self.ended = self.pass_ending();
@@ -272,5 +286,6 @@ impl Game {
         self.seen.insert(self.board.hash());
         self.passes = 0;
         self.passed = [false; 2];
+        self.recent = [None, None];
     }
 }

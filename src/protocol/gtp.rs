@@ -8,12 +8,13 @@
 //! [`setup`] the handicap, SGF records and KGS's time settings.
 
 mod analyze;
+mod network;
+pub use network::raw_text;
 mod setup;
 
 use super::gtp_clock::{seconds, GtpClock};
 use super::thinker::Thinker;
 use crate::deps::log;
-use crate::games::go::net::Net;
 use crate::games::go::{Config, Searcher};
 use crate::go::{coord, Color, Game, Move, MAX_SIZE};
 use crate::search::Horizon;
@@ -56,6 +57,7 @@ const COMMANDS: &[&str] = &[
     "tengen-pv",
     "tengen-policy-map",
     "tengen-policy",
+    "kata-raw-nn",
 ];
 
 /// The commands whose answers stream until the next command arrives
@@ -178,6 +180,7 @@ impl Engine {
             "undo" => self.undo(),
             "showboard" => Ok(format!("\n{}", self.diagram())),
             "tengen-policy" => self.policy(args),
+            "kata-raw-nn" => self.raw_nn(args),
             "final_score" => self.final_score(),
             "final_status_list" => self.final_status_list(args),
             "kgs-genmove_cleanup" => self.genmove_cleanup(args, read_at),
@@ -275,8 +278,10 @@ impl Engine {
             _ => return Err("syntax error".into()),
         };
         let b = game.board();
-        let lines: Vec<String> = Net::active()
-            .likeliest(b, n)
+        let mut policy = network::policy(&game);
+        policy.sort_by(|x, y| y.1.total_cmp(&x.1));
+        policy.truncate(n);
+        let lines: Vec<String> = policy
             .iter()
             .map(|&(p, prob)| format!("{} {:.1}", coord::to_gtp(b, Move::Play(p)), 100.0 * prob))
             .collect();

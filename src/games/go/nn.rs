@@ -29,9 +29,43 @@ pub mod write;
 #[cfg(test)]
 mod tests;
 
+use crate::go::Game;
 use desc::Model;
 use inputs::Position;
 pub use outputs::Eval;
+use std::sync::OnceLock;
+
+/// The network in play, set once ([`install`]).
+static ACTIVE: OnceLock<Network> = OnceLock::new();
+
+/// Puts `net` in play for this process (`--model FILE`). Only before the
+/// first [`active`]: the search must not change nets mid-game.
+pub fn install(net: Network) -> Result<(), String> {
+    ACTIVE
+        .set(net)
+        .map_err(|_| "a network is already in play".to_string())
+}
+
+/// The KataGo network in play, if one was installed.
+pub fn active() -> Option<&'static Network> {
+    ACTIVE.get()
+}
+
+/// `game` as its side to move sees it: its moves, its last two boards,
+/// its positions for superko where its rules have it, the komi it is
+/// counted with (none on Riddles.io's fields).
+pub fn position(game: &Game) -> Position<'_> {
+    Position {
+        board: game.board(),
+        pla: game.to_move(),
+        moves: game.moves(),
+        recent: [game.board_before(1), game.board_before(2)],
+        seen: game.rules().superko().then(|| game.history()),
+        komi: game.counted_komi(),
+        pass_ends: game.pass_ends(),
+        over: game.is_over(),
+    }
+}
 
 /// A loaded network and the backend that runs it.
 pub struct Network {
@@ -55,17 +89,32 @@ impl Network {
     /// `pos` evaluated at symmetry 0, with `optimism` of the optimistic
     /// policy mixed in.
     pub fn evaluate(&self, pos: &Position, optimism: f32) -> Eval {
+        self.evaluate_at(pos, 0, optimism)
+    }
+
+    /// `pos` evaluated with the board turned by `symmetry` (0 to 7, as
+    /// KataGo numbers them) before the network, its outputs turned back.
+    pub fn evaluate_at(&self, pos: &Position, symmetry: usize, optimism: f32) -> Eval {
         let f = inputs::features(pos);
+        let (w, h) = (f.width, f.height);
+        let turned = symmetry::apply(symmetry, &f);
+        let (tw, th) = (turned.width, turned.height);
         let raw = forward::evaluate(
             &self.model,
             &float::Float,
-            &f.spatial,
-            &f.global,
-            f.width,
-            f.height,
+            &turned.spatial,
+            &turned.global,
+            tw,
+            th,
         );
+        // where each point's outputs are on the turned board
+        let from: Vec<usize> = (0..w * h)
+            .map(|i| {
+                let (x, y) = symmetry::sym_point(symmetry, w, h, i % w, i / w);
+                y * tw + x
+            })
+            .collect();
         let legal = inputs::legal(pos);
-        let from: Vec<usize> = (0..f.width * f.height).collect();
         outputs::eval(&self.model, &raw, &legal, &from, pos.pla, optimism)
     }
 }

@@ -221,6 +221,29 @@ pub fn add_net(b: &Board, cfg: &PriorConfig, out: &mut Vec<Prior>) {
     }
 }
 
+/// Adds a KataGo network's prior as [`add_net`] does, from its `policy`
+/// (a probability a point of `b`, row by row, then pass; negative where
+/// illegal): only sensible moves, their probabilities made to sum to 1.
+pub fn add_policy(b: &Board, policy: &[f32], cfg: &PriorConfig, out: &mut Vec<Prior>) {
+    let c = b.to_move();
+    let w = b.width();
+    let sensible: ArrayVec<(Point, f32), { MAX_SIZE * MAX_SIZE }> = policy[..b.area()]
+        .iter()
+        .enumerate()
+        .map(|(i, &prob)| (b.point(i % w, i / w), prob))
+        .filter(|&(p, prob)| prob > 0.0 && b.is_sensible(c, p))
+        .collect();
+    let total: f32 = sensible.iter().map(|m| m.1).sum();
+    for (p, prob) in sensible {
+        let bonus = cfg.net * (prob / total).powf(cfg.net_power);
+        out.push(Prior {
+            action: p.0,
+            visits: bonus,
+            wins: bonus,
+        });
+    }
+}
+
 /// The move the learnt prior finds likeliest for the side to move on `b`
 /// (a legal one that fills no own eye): the opponent's expected reply when
 /// we ponder. `None` when there is none.

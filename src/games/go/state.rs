@@ -5,8 +5,10 @@
 pub use super::action::{to_action, to_move, PASS};
 use super::ladder::ladders;
 use super::net::Net;
+use super::nn::{self, inputs::Position};
 use super::policy::{self, PolicyConfig};
 use super::priors::{self, PriorConfig};
+use crate::deps::ArrayVec;
 use crate::go::{Board, Color, Move, Point, Rules, MAX_POINTS};
 use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, Prior, SearchGame};
@@ -183,7 +185,28 @@ impl SearchGame for GoState {
     }
 
     fn knowledge(&self, out: &mut Vec<Prior>) {
-        if self.priors.net > 0.0 && Net::knows(&self.board) {
+        if self.priors.net <= 0.0 {
+            return;
+        }
+        if let Some(net) = nn::active() {
+            let moves = self.net_moves();
+            let pos = Position {
+                board: &self.board,
+                pla: self.board.to_move(),
+                moves: &moves,
+                recent: [None, None],
+                seen: None,
+                komi: self.komi,
+                pass_ends: self.passes > 0,
+                over: false,
+            };
+            priors::add_policy(
+                &self.board,
+                &net.evaluate(&pos, 0.0).policy,
+                &self.priors,
+                out,
+            );
+        } else if Net::knows(&self.board) {
             priors::add_net(&self.board, &self.priors, out);
         }
     }
@@ -219,6 +242,22 @@ impl SearchGame for GoState {
 }
 
 impl GoState {
+    /// The last two moves as a network reads them, oldest first: the
+    /// board keeps them, passes only as many as were played in a row.
+    fn net_moves(&self) -> ArrayVec<(Color, Move), 2> {
+        let [last, before] = self.board.last_moves();
+        let c = self.board.to_move();
+        let real = |mv: Move, passes: u8| !mv.is_pass() || self.passes >= passes;
+        let mut out = ArrayVec::new();
+        if real(last, 1) {
+            if real(before, 2) {
+                out.push((c, before));
+            }
+            out.push((c.opp(), last));
+        }
+        out
+    }
+
     /// Late in the game: less than 40 % of the board is empty. Passing is
     /// then a real candidate and gets measured.
     pub fn is_late(&self) -> bool {

@@ -8,6 +8,7 @@
 use super::{color, Engine, Input, Reply};
 use crate::deps::log;
 use crate::games::go::net::Net;
+use crate::games::go::nn;
 use crate::games::go::{Analysis, Ownership};
 use crate::go::{coord, Board, Cell, Color, Game, Move, Point};
 use std::io::{self, Write};
@@ -74,25 +75,55 @@ fn tags(args: &[&str], to_move: Color, kata: bool) -> Option<Tags> {
     Some(t)
 }
 
-/// The value head's score lead for the side to move after each move it
-/// is asked of, read once a move (None: no head, or not a 19x19 board).
-struct Leads {
-    game: Game,
-    known: Vec<(Move, Option<f32>)>,
+/// What a network says of the position after a root move, for the side
+/// to move at the root.
+#[derive(Clone, Copy)]
+struct Read {
+    /// The network's winning chance (a KataGo network's; none from the
+    /// built-in value head, whose win rate the search does not trust).
+    winrate: Option<f32>,
+    lead: f32,
+    /// The spread of the final score, where the network gives one.
+    stdev: f32,
 }
 
-impl Leads {
-    fn of(&mut self, mv: Move) -> Option<f32> {
-        if let Some(&(_, lead)) = self.known.iter().find(|k| k.0 == mv) {
-            return lead;
+/// The network's read of the position after each move it is asked of,
+/// read once a move: the KataGo network in play, else the built-in value
+/// head on 19x19 (None: neither reads the position).
+struct Reads {
+    game: Game,
+    known: Vec<(Move, Option<Read>)>,
+}
+
+impl Reads {
+    fn of(&mut self, mv: Move) -> Option<Read> {
+        if let Some(&(_, read)) = self.known.iter().find(|k| k.0 == mv) {
+            return read;
         }
+        let me = self.game.to_move();
         let mut next = self.game.clone();
-        let lead = (Net::knows(next.board()) && next.play(mv).is_ok())
-            .then(|| Net::active().evaluate(next.board()).1)
-            .flatten()
-            .map(|v| -v.lead);
-        self.known.push((mv, lead));
-        lead
+        let read = match (next.play(mv), nn::active()) {
+            (Err(_), _) => None,
+            (Ok(_), Some(net)) => {
+                let e = net.evaluate(&nn::position(&next), 0.0);
+                let sq = e.white_score_sq - e.white_score * e.white_score;
+                Some(Read {
+                    winrate: Some(e.winrate(me)),
+                    lead: e.lead(me),
+                    stdev: sq.max(0.0).sqrt(),
+                })
+            }
+            (Ok(_), None) => Net::knows(next.board())
+                .then(|| Net::active().evaluate(next.board()).1)
+                .flatten()
+                .map(|v| Read {
+                    winrate: None,
+                    lead: -v.lead,
+                    stdev: 0.0,
+                }),
+        };
+        self.known.push((mv, read));
+        read
     }
 }
 
@@ -145,23 +176,26 @@ fn kata_info_line(
     game: &Game,
     a: &Analysis,
     policy: &[(Point, f32)],
-    leads: &mut Leads,
+    reads: &mut Reads,
     own: Option<&Ownership>,
 ) -> String {
     let items: Vec<String> = rows(game, a, policy)
         .iter()
         .enumerate()
         .map(|(order, r)| {
-            let score = leads.of(r.mv).map_or(String::new(), |l| {
-                format!(" scoreMean {l:.2} scoreStdev 0 scoreLead {l:.2} scoreSelfplay {l:.2}")
+            let read = reads.of(r.mv);
+            let score = read.map_or(String::new(), |x| {
+                let (l, sd) = (x.lead, x.stdev);
+                format!(" scoreMean {l:.2} scoreStdev {sd:.2} scoreLead {l:.2} scoreSelfplay {l:.2}")
             });
+            let winrate = read.and_then(|x| x.winrate).unwrap_or(r.winrate);
             format!(
                 "info move {} visits {} edgeVisits {} utility {:.4} winrate {:.6}{score} prior {:.6} lcb {:.6} utilityLcb {:.4} order {order} pv {}",
                 r.name,
                 r.visits,
                 r.visits,
-                2.0 * r.winrate - 1.0,
-                r.winrate,
+                2.0 * winrate - 1.0,
+                winrate,
                 r.prior,
                 r.lcb,
                 2.0 * r.lcb - 1.0,
@@ -280,8 +314,8 @@ impl Engine {
                 .plan(b.empty_points().len(), b.area(), Duration::ZERO);
             read_at + plan.soft
         });
-        let policy = Net::active().policy(game.board());
-        let mut leads = Leads {
+        let policy = super::network::policy(&game);
+        let mut reads = Reads {
             game: game.clone(),
             known: Vec::new(),
         };
@@ -307,7 +341,7 @@ impl Engine {
             }
             if tags.interval.is_some() && !last.moves.is_empty() {
                 let text = if kata {
-                    kata_info_line(&game, &last, &policy, &mut leads, own.as_ref())
+                    kata_info_line(&game, &last, &policy, &mut reads, own.as_ref())
                 } else {
                     info_line(&game, &last, &policy)
                 };
@@ -478,7 +512,7 @@ impl Engine {
     /// of red, and the five likeliest labelled with their percentages.
     pub(super) fn gfx_policy(&self) -> Reply {
         let b = self.game.board();
-        let mut policy = Net::active().policy(b);
+        let mut policy = super::network::policy(&self.game);
         policy.sort_by(|x, y| y.1.total_cmp(&x.1));
         let top = policy.first().map_or(1.0, |x| x.1).max(1e-6);
         // shades of red by the share of the likeliest move's probability

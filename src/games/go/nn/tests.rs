@@ -375,3 +375,51 @@ fn unsupported_versions_are_refused_in_one_line() {
         assert!(e.contains(needle) && !e.contains('\n'), "version {v}: {e}");
     }
 }
+
+/// The tiny models' files, which KataGo's answers in `tests/katago.rs`
+/// were made with: they must be what [`tiny_models`] builds (write them
+/// anew with `TENGEN_WRITE_FIXTURES=1`, then remake the answers).
+#[test]
+fn tiny_model_files_are_current() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/katago");
+    for m in tiny_models() {
+        let path = dir.join(format!("{}.bin", m.name));
+        let bytes = write::model(&m, Weights::Plain);
+        if std::env::var_os("TENGEN_WRITE_FIXTURES").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let kept = std::fs::read(&path).unwrap_or_default();
+        assert!(
+            kept == bytes,
+            "{} is not what tiny_models() builds",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn models_with_inputs_tengen_lacks_are_refused_in_one_line() {
+    let m = &tiny_models()[2];
+    assert_eq!(m.version, 15);
+    let bytes = write::model(m, Weights::Plain);
+    // the v15 header's fourth line: the metadata encoder's version, the
+    // pass-alive flag and 6 options (after name, inputs, multipliers)
+    let line = |k| bytes.split(|&b| b == b'\n').nth(k).unwrap();
+    let options = b"0 0 0 0 0 0 0 0";
+    assert_eq!(line(3), options);
+    let at = bytes
+        .windows(options.len())
+        .position(|w| w == options)
+        .unwrap();
+    for (bad, needle) in [
+        (b"1 0 0 0 0 0 0 0", "SGF metadata"),
+        (b"0 1 0 0 0 0 0 0", "as if suicide were legal"),
+        (b"0 0 0 1 0 0 0 0", "unknown option"),
+    ] {
+        let mut changed = bytes.clone();
+        changed[at..at + options.len()].copy_from_slice(bad);
+        let e = read::model(&changed).unwrap_err();
+        assert!(e.contains(needle) && !e.contains('\n'), "{e}");
+    }
+}

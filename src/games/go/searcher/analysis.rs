@@ -1,9 +1,11 @@
 //! Analysis for GUIs: the search grown slice by slice on the kept tree,
 //! reporting after each slice every root move's playouts, win rate and
 //! line (`lz-analyze`); and the final owner of each point over playouts of
-//! the playout policy (ownership maps, dead stones, seki).
+//! the playout policy, or by the network in play (ownership maps, dead
+//! stones, seki).
 
 use super::{root_filter, Searcher};
+use crate::games::go::nn;
 use crate::games::go::state::to_move;
 use crate::go::{score, Color, Game, Move};
 use crate::search::grow::{grow, Grow};
@@ -134,6 +136,12 @@ impl Searcher {
             .iter_mut()
             .chain(neutral.iter_mut())
             .for_each(|v| *v *= scale);
+        // a network's ownership, where one is in play, is the better read
+        // of who owns what; seki still shows in the playouts' empty points
+        if let Some(net) = nn::active() {
+            let e = net.evaluate(&nn::position(game), 0.0);
+            owner = e.white_ownership.iter().map(|o| -o).collect();
+        }
         Ownership { owner, neutral }
     }
 }
