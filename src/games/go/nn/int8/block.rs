@@ -51,58 +51,72 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
     assert!(l.cout_pad.is_multiple_of(width) && WIDE == (l.per_group == 2));
     let groups = l.groups;
     let points = input.w * input.h;
+    let chunks = points.div_ceil(P);
     let base = input.codes.as_ptr();
+    // a kernel row at a time over every point, so that the row's weights
+    // stay in L1 (a 3x3 layer's whole block would not); the sums between
+    // rows wait in `partial`
+    let mut partial = vec![[[D::zero(); C]; P]; if l.k > 1 { chunks } else { 0 }];
     for co in (0..l.cout_pad).step_by(width) {
-        for first in (0..points).step_by(P) {
-            let n = P.min(points - first);
-            // a short last chunk repeats its last point
-            let corners: [*const u32; P] = std::array::from_fn(|p| {
-                let i = first + p.min(n - 1);
-                let (y, x) = (i / input.w, i % input.w);
-                base.add((y * input.stride + x) * groups)
-            });
-            let acc = sums::<D, P, C, WIDE>(l, input.stride * groups, corners, co);
-            for (p, acc) in acc.iter().enumerate().take(n) {
-                let o = out.as_mut_ptr().add((first + p) * fin.row + co);
-                for (j, &v) in acc.iter().enumerate() {
-                    let c = co + j * D::LANES;
-                    let (zc, mul) = (fin.zc.as_ptr().add(c), fin.mul.as_ptr().add(c));
-                    D::finish(v, zc, mul, o.add(j * D::LANES), fin.add);
+        for ky in 0..l.k {
+            for (chunk, first) in (0..points).step_by(P).enumerate() {
+                let n = P.min(points - first);
+                // a short last chunk repeats its last point
+                let corners: [*const u32; P] = std::array::from_fn(|p| {
+                    let i = first + p.min(n - 1);
+                    let (y, x) = (i / input.w, i % input.w);
+                    base.add(((y + ky) * input.stride + x) * groups)
+                });
+                let start = if ky == 0 {
+                    [[D::zero(); C]; P]
+                } else {
+                    partial[chunk]
+                };
+                let acc = sums::<D, P, C, WIDE>(l, start, ky, corners, co);
+                if ky + 1 < l.k {
+                    partial[chunk] = acc;
+                    continue;
+                }
+                for (p, acc) in acc.iter().enumerate().take(n) {
+                    let o = out.as_mut_ptr().add((first + p) * fin.row + co);
+                    for (j, &v) in acc.iter().enumerate() {
+                        let c = co + j * D::LANES;
+                        let (zc, mul) = (fin.zc.as_ptr().add(c), fin.mul.as_ptr().add(c));
+                        D::finish(v, zc, mul, o.add(j * D::LANES), fin.add);
+                    }
                 }
             }
         }
     }
 }
 
-/// The sums of output channels `co..co + C * LANES` for the `P` points
-/// whose kernel windows start at `corners` (rows `row` groups apart).
+/// `acc` plus the sums of kernel row `ky` for output channels `co..co +
+/// C * LANES` of the `P` points whose rows `ky` start at `corners`.
 #[inline(always)]
 unsafe fn sums<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
     l: &QLayer,
-    row: usize,
+    mut acc: [[D::V; C]; P],
+    ky: usize,
     corners: [*const u32; P],
     co: usize,
 ) -> [[D::V; C]; P] {
     let (k, groups) = (l.k, l.groups);
-    let mut acc = [[D::zero(); C]; P];
-    let mut w = l.w.as_ptr().add(co);
-    for ky in 0..k {
-        for kx in 0..k {
-            let tap = ky * row + kx * groups;
-            for g in 0..groups {
-                let wv: [D::V; C] = std::array::from_fn(|j| D::load(w.add(j * D::LANES)));
-                for (p, acc) in acc.iter_mut().enumerate() {
-                    let a = D::splat(corners[p].add(tap + g));
-                    for (s, &wv) in acc.iter_mut().zip(&wv) {
-                        *s = if WIDE {
-                            D::dot16(*s, a, wv)
-                        } else {
-                            D::dot(*s, a, wv)
-                        };
-                    }
+    let mut w = l.w.as_ptr().add(ky * k * groups * l.cout_pad + co);
+    for kx in 0..k {
+        let tap = kx * groups;
+        for g in 0..groups {
+            let wv: [D::V; C] = std::array::from_fn(|j| D::load(w.add(j * D::LANES)));
+            for (p, acc) in acc.iter_mut().enumerate() {
+                let a = D::splat(corners[p].add(tap + g));
+                for (s, &wv) in acc.iter_mut().zip(&wv) {
+                    *s = if WIDE {
+                        D::dot16(*s, a, wv)
+                    } else {
+                        D::dot(*s, a, wv)
+                    };
                 }
-                w = w.add(l.cout_pad);
             }
+            w = w.add(l.cout_pad);
         }
     }
     acc
