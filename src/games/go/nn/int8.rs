@@ -110,10 +110,12 @@ pub enum Precision {
 }
 
 impl Precision {
-    /// What measured best for `model` (module doc): 16 bits for a
-    /// transformer, which 8 bits move too far, 8 for a convnet.
-    pub fn for_model(model: &Model) -> Precision {
-        match model.kind().contains("transformer") {
+    /// What measured best for `model` on `kernel` (module doc): 16 bits
+    /// for a transformer, which 8 bits move too far, and on AVX2, where
+    /// they cost nothing more; 8 for a convnet on VNNI (and the scalar
+    /// kernel, which checks it).
+    pub fn for_model(model: &Model, kernel: Kernel) -> Precision {
+        match model.kind().contains("transformer") || kernel == Kernel::Avx2 {
             true => Precision::Sixteen,
             false => Precision::Eight,
         }
@@ -286,7 +288,7 @@ impl Int8 {
     /// `model`'s layers quantised for `kernel`, which must run here, at
     /// [`Precision::for_model`].
     pub fn new(model: &Model, kernel: Kernel) -> Int8 {
-        Int8::with_precision(model, kernel, Precision::for_model(model))
+        Int8::with_precision(model, kernel, Precision::for_model(model, kernel))
     }
 
     /// `model`'s layers quantised for `kernel` at `precision`; the input
