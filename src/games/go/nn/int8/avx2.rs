@@ -26,13 +26,8 @@ impl Dot for Avx2 {
     unsafe fn splat(p: *const u32) -> __m256i {
         _mm256_set1_epi32(p.read() as i32)
     }
-    /// Never called: every AVX2 layer is in 16 bits.
     #[inline(always)]
-    unsafe fn dot(_: __m256i, _: __m256i, _: __m256i) -> __m256i {
-        unreachable!("an 8-bit layer on AVX2")
-    }
-    #[inline(always)]
-    unsafe fn dot16(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
+    unsafe fn dot(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
         _mm256_add_epi32(acc, _mm256_madd_epi16(a, w))
     }
     #[inline(always)]
@@ -53,7 +48,7 @@ impl Dot for Avx2 {
 #[target_feature(enable = "avx2,fma")]
 pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     assert_eq!(l.per_group, 2, "16-bit layers only");
-    block::layer::<Avx2, 4, 2, true>(l, input, fin, out)
+    block::layer::<Avx2, 4, 2>(l, input, fin, out)
 }
 
 /// [`super::quantise`] compiled for these instructions.

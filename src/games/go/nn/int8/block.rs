@@ -22,11 +22,9 @@ pub trait Dot {
     /// The group of codes at `p` in every lane.
     unsafe fn splat(p: *const u32) -> Self::V;
     /// `acc` plus, lane by lane, the dot product of the group of codes in
-    /// `a` with the group of weights in `w`.
+    /// `a` with the group of weights in `w`: four u8 by four i8, or two
+    /// i16 by two i16, as the kernel's layers are laid out.
     unsafe fn dot(acc: Self::V, a: Self::V, w: Self::V) -> Self::V;
-    /// `acc` plus, lane by lane, the dot product of the two i16 in `a`
-    /// with the two i16 in `w` (wrapping).
-    unsafe fn dot16(acc: Self::V, a: Self::V, w: Self::V) -> Self::V;
     /// `LANES` floats `(acc - zc) * mul` to `out`, added to what it holds
     /// when `add`: a multiply, then an add, never fused, as
     /// [`super::scalar`] rounds them.
@@ -34,21 +32,20 @@ pub trait Dot {
 }
 
 /// `l` over `input` into `out` (`fin.row` floats a point), `C * LANES`
-/// output channels at a time, which must divide `l.cout_pad`; `WIDE`
-/// for 16-bit codes and weights (`l.per_group == 2`).
+/// output channels at a time, which must divide `l.cout_pad`.
 ///
 /// # Safety
 /// The CPU must run `D`'s instructions; the sizes as
 /// [`super::run_kernel`] checks them.
 #[inline(always)]
-pub unsafe fn layer<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
+pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
     l: &QLayer,
     input: &Codes,
     fin: &Finish,
     out: &mut [f32],
 ) {
     let width = C * D::LANES;
-    assert!(l.cout_pad.is_multiple_of(width) && WIDE == (l.per_group == 2));
+    assert!(l.cout_pad.is_multiple_of(width));
     let groups = l.groups;
     let points = input.w * input.h;
     let chunks = points.div_ceil(P);
@@ -72,7 +69,7 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
                 } else {
                     partial[chunk]
                 };
-                let acc = sums::<D, P, C, WIDE>(l, start, ky, corners, co);
+                let acc = sums::<D, P, C>(l, start, ky, corners, co);
                 if ky + 1 < l.k {
                     partial[chunk] = acc;
                     continue;
@@ -93,7 +90,7 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
 /// `acc` plus the sums of kernel row `ky` for output channels `co..co +
 /// C * LANES` of the `P` points whose rows `ky` start at `corners`.
 #[inline(always)]
-unsafe fn sums<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
+unsafe fn sums<D: Dot, const P: usize, const C: usize>(
     l: &QLayer,
     mut acc: [[D::V; C]; P],
     ky: usize,
@@ -109,11 +106,7 @@ unsafe fn sums<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
             for (p, acc) in acc.iter_mut().enumerate() {
                 let a = D::splat(corners[p].add(tap + g));
                 for (s, &wv) in acc.iter_mut().zip(&wv) {
-                    *s = if WIDE {
-                        D::dot16(*s, a, wv)
-                    } else {
-                        D::dot(*s, a, wv)
-                    };
+                    *s = D::dot(*s, a, wv);
                 }
             }
             w = w.add(l.cout_pad);
@@ -121,3 +114,43 @@ unsafe fn sums<D: Dot, const P: usize, const C: usize, const WIDE: bool>(
     }
     acc
 }
+
+/// A kernel's [`Dot`] with its 16-bit product `$dot` in place of the
+/// 8-bit one: the type `$wide`, for layers of two i16 a group.
+macro_rules! widened {
+    ($wide:ident, $base:ty, $dot:ident) => {
+        struct $wide;
+
+        impl Dot for $wide {
+            type V = <$base as Dot>::V;
+            const LANES: usize = <$base as Dot>::LANES;
+            #[inline(always)]
+            unsafe fn zero() -> Self::V {
+                <$base>::zero()
+            }
+            #[inline(always)]
+            unsafe fn load(p: *const u32) -> Self::V {
+                <$base>::load(p)
+            }
+            #[inline(always)]
+            unsafe fn splat(p: *const u32) -> Self::V {
+                <$base>::splat(p)
+            }
+            #[inline(always)]
+            unsafe fn dot(acc: Self::V, a: Self::V, w: Self::V) -> Self::V {
+                $dot(acc, a, w)
+            }
+            #[inline(always)]
+            unsafe fn finish(
+                acc: Self::V,
+                zc: *const i32,
+                mul: *const f32,
+                out: *mut f32,
+                add: bool,
+            ) {
+                <$base>::finish(acc, zc, mul, out, add)
+            }
+        }
+    };
+}
+pub(super) use widened;

@@ -2,11 +2,14 @@
 //! channels by 4 input channels an instruction, 32 registers for sums,
 //! weights and the broadcast input.
 
-use super::block::{self, Dot};
+use super::block::{self, widened, Dot};
 use super::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
+/// 8-bit products (`vpdpbusd`).
 struct Vnni256;
+
+widened!(Wide, Vnni256, _mm256_dpwssd_epi32);
 
 impl Dot for Vnni256 {
     type V = __m256i;
@@ -28,10 +31,6 @@ impl Dot for Vnni256 {
         _mm256_dpbusd_epi32(acc, a, w)
     }
     #[inline(always)]
-    unsafe fn dot16(acc: __m256i, a: __m256i, w: __m256i) -> __m256i {
-        _mm256_dpwssd_epi32(acc, a, w)
-    }
-    #[inline(always)]
     unsafe fn finish(acc: __m256i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
         let v = _mm256_sub_epi32(acc, _mm256_loadu_si256(zc.cast()));
         let mut f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_loadu_ps(mul));
@@ -50,18 +49,18 @@ impl Dot for Vnni256 {
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vnni")]
 pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     match l.per_group {
-        2 => blocks::<true>(l, input, fin, out),
-        _ => blocks::<false>(l, input, fin, out),
+        2 => blocks::<Wide>(l, input, fin, out),
+        _ => blocks::<Vnni256>(l, input, fin, out),
     }
 }
 
-/// [`run`] for 16-bit (`W`) or 8-bit codes and weights: the register
-/// blocks that divide the layer's outputs.
+/// [`run`] with `D`'s products: the register blocks that divide the
+/// layer's outputs.
 #[inline(always)]
-unsafe fn blocks<const W: bool>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     match l.cout_pad {
-        c if c.is_multiple_of(32) => block::layer::<Vnni256, 6, 4, W>(l, input, fin, out),
-        c if c.is_multiple_of(24) => block::layer::<Vnni256, 8, 3, W>(l, input, fin, out),
-        _ => block::layer::<Vnni256, 12, 2, W>(l, input, fin, out),
+        c if c.is_multiple_of(32) => block::layer::<D, 6, 4>(l, input, fin, out),
+        c if c.is_multiple_of(24) => block::layer::<D, 8, 3>(l, input, fin, out),
+        _ => block::layer::<D, 12, 2>(l, input, fin, out),
     }
 }

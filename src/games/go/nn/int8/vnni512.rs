@@ -2,11 +2,14 @@
 //! channels by 4 input channels an instruction, 32 registers for sums,
 //! weights and the broadcast input.
 
-use super::block::{self, Dot};
+use super::block::{self, widened, Dot};
 use super::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
+/// 8-bit products (`vpdpbusd`).
 struct Vnni512;
+
+widened!(Wide, Vnni512, _mm512_dpwssd_epi32);
 
 impl Dot for Vnni512 {
     type V = __m512i;
@@ -28,10 +31,6 @@ impl Dot for Vnni512 {
         _mm512_dpbusd_epi32(acc, a, w)
     }
     #[inline(always)]
-    unsafe fn dot16(acc: __m512i, a: __m512i, w: __m512i) -> __m512i {
-        _mm512_dpwssd_epi32(acc, a, w)
-    }
-    #[inline(always)]
     unsafe fn finish(acc: __m512i, zc: *const i32, mul: *const f32, out: *mut f32, add: bool) {
         let v = _mm512_sub_epi32(acc, _mm512_loadu_si512(zc.cast()));
         let mut f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), _mm512_loadu_ps(mul));
@@ -50,20 +49,20 @@ impl Dot for Vnni512 {
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     match l.per_group {
-        2 => blocks::<true>(l, input, fin, out),
-        _ => blocks::<false>(l, input, fin, out),
+        2 => blocks::<Wide>(l, input, fin, out),
+        _ => blocks::<Vnni512>(l, input, fin, out),
     }
 }
 
-/// [`run`] for 16-bit (`W`) or 8-bit codes and weights: the register
-/// blocks that divide the layer's outputs.
+/// [`run`] with `D`'s products: the register blocks that divide the
+/// layer's outputs.
 #[inline(always)]
-unsafe fn blocks<const W: bool>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
     match l.cout_pad {
-        c if c.is_multiple_of(64) => block::layer::<Vnni512, 6, 4, W>(l, input, fin, out),
-        c if c.is_multiple_of(48) => block::layer::<Vnni512, 8, 3, W>(l, input, fin, out),
-        c if c.is_multiple_of(32) => block::layer::<Vnni512, 12, 2, W>(l, input, fin, out),
-        _ => block::layer::<Vnni512, 16, 1, W>(l, input, fin, out),
+        c if c.is_multiple_of(64) => block::layer::<D, 6, 4>(l, input, fin, out),
+        c if c.is_multiple_of(48) => block::layer::<D, 8, 3>(l, input, fin, out),
+        c if c.is_multiple_of(32) => block::layer::<D, 12, 2>(l, input, fin, out),
+        _ => block::layer::<D, 16, 1>(l, input, fin, out),
     }
 }
 
