@@ -1,6 +1,7 @@
-//! The kernel for AVX-512 VNNI: `vpdpbusd` on 256-bit vectors (with AVX-512 VL), 8 output
-//! channels by 4 input channels an instruction, 32 registers for sums,
-//! weights and the broadcast input.
+//! The kernel for AVX-512 VNNI on 256-bit vectors (with AVX-512 VL), for
+//! CPUs that slow down on 512-bit ones: `vpdpbusd`, 8 output channels by
+//! 4 input channels an instruction (`vpdpwssd`, by 2, for 16-bit layers),
+//! 32 registers for sums, weights and the broadcast input.
 
 use super::block::{self, widened, Dot};
 use super::{Codes, Finish, QLayer};

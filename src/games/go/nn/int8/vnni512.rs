@@ -1,6 +1,7 @@
 //! The kernel for AVX-512 VNNI: `vpdpbusd` on 512-bit vectors, 16 output
-//! channels by 4 input channels an instruction, 32 registers for sums,
-//! weights and the broadcast input.
+//! channels by 4 input channels an instruction (`vpdpwssd`, by 2, for
+//! 16-bit layers), 32 registers for sums, weights and the broadcast
+//! input.
 
 use super::block::{self, widened, Dot};
 use super::{Codes, Finish, QLayer};
