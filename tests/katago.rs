@@ -8,7 +8,7 @@
 //! --fixture` (the commands: `tests/data/katago/README.md`).
 
 use tengen::cli::model;
-use tengen::games::go::nn::{self, Eval};
+use tengen::games::go::nn::{self, Eval, Path};
 use tengen::go::{coord, Color, Game};
 
 /// One position and KataGo's answer for it.
@@ -119,7 +119,9 @@ fn tolerance(key: &str) -> f32 {
 
 fn check(net_file: &str, fixture: &str) {
     let root = env!("CARGO_MANIFEST_DIR");
-    let net = model::load(&format!("{root}/{net_file}")).unwrap();
+    let net = model::load(&format!("{root}/{net_file}"))
+        .unwrap()
+        .with_path(Path::Float);
     let text = std::fs::read_to_string(format!("{root}/tests/data/katago/{fixture}")).unwrap();
     let cases = cases(&text);
     assert!(cases.len() >= 6, "{fixture}: {} positions", cases.len());
@@ -181,7 +183,8 @@ fn the_gtp_answer_has_katagos_form() {
     let net = model::load(&format!(
         "{root}/data/nets/katago/g170-b6c96-s175395328-d26788732.bin.gz"
     ))
-    .unwrap();
+    .unwrap()
+    .with_path(Path::Float);
     let e = net.evaluate_at(&nn::position(&game), case.symmetry, case.optimism);
     let ours = tengen::protocol::gtp::raw_text(&e, case.symmetry, case.size, case.size);
     // a GTP reply ends trimmed, KataGo's as ours

@@ -10,7 +10,8 @@
 //!   KataGo's ladders and pass-alive area, the legal moves, the 8
 //!   symmetries ([`symmetry`]).
 //! - [`forward`]: one evaluation, over a backend's [`forward::Kernels`]:
-//!   [`float`] (the reference).
+//!   [`float`] (the reference) or [`int8`] (8- and 16-bit integers, a
+//!   kernel an instruction set), chosen by [`paths`].
 //! - [`outputs`]: the raw outputs turned into probabilities, values and
 //!   scores as KataGo's `kata-raw-nn` gives them.
 //! - [`write`]: a model back to a file, plain or coded.
@@ -22,6 +23,7 @@ pub mod forward;
 pub mod inputs;
 pub mod int8;
 pub mod outputs;
+pub mod paths;
 pub mod read;
 pub mod symmetry;
 pub mod write;
@@ -31,8 +33,10 @@ mod tests;
 
 use crate::go::Game;
 use desc::Model;
+use forward::Kernels;
 use inputs::Position;
 pub use outputs::Eval;
+pub use paths::Path;
 use std::sync::OnceLock;
 
 /// The network in play, set once ([`install`]).
@@ -70,6 +74,8 @@ pub fn position(game: &Game) -> Position<'_> {
 /// A loaded network and the backend that runs it.
 pub struct Network {
     model: Model,
+    path: Path,
+    backend: Box<dyn Kernels + Send + Sync>,
 }
 
 impl Network {
@@ -78,12 +84,36 @@ impl Network {
         Ok(Network::new(read::model(bytes)?))
     }
 
+    /// `model` on the path this CPU runs fastest ([`Path::chosen`]).
     pub fn new(model: Model) -> Network {
-        Network { model }
+        Network::on(model, Path::chosen())
+    }
+
+    /// `model` computed by `path` (one this CPU runs).
+    pub fn on(model: Model, path: Path) -> Network {
+        assert!(path.runs_here(), "this CPU cannot run the {path} path");
+        let backend: Box<dyn Kernels + Send + Sync> = match path {
+            Path::Float => Box::new(float::Float),
+            Path::Int8(k) => Box::new(int8::Int8::new(&model, k)),
+        };
+        Network {
+            model,
+            path,
+            backend,
+        }
+    }
+
+    /// The same network on another path.
+    pub fn with_path(self, path: Path) -> Network {
+        Network::on(self.model, path)
     }
 
     pub fn model(&self) -> &Model {
         &self.model
+    }
+
+    pub fn path(&self) -> Path {
+        self.path
     }
 
     /// `pos` evaluated at symmetry 0, with `optimism` of the optimistic
@@ -101,7 +131,7 @@ impl Network {
         let (tw, th) = (turned.width, turned.height);
         let raw = forward::evaluate(
             &self.model,
-            &float::Float,
+            &*self.backend,
             &turned.spatial,
             &turned.global,
             tw,
