@@ -13,14 +13,15 @@ use std::time::{Duration, Instant};
 pub const USAGE: &str = "\
 usage: tengen bench [--seconds S | --playouts N] [--size N] [--seed N] [--positions]
        tengen bench --search [--seconds S | --playouts N] [--set NAME=VALUE]...
-       tengen bench --net [--net-file FILE] [--seconds S]
+       tengen bench --net [--net-file FILE | --model FILE] [--seconds S]
        tengen bench --net [--net-file FILE] (--agree | --calibrate) FILE [--limit N]
   One thread, S seconds (default 5) or N playouts. The first form plays
   light playouts (uniform, no eye filling) from the empty board, or from
   fixed mid-game positions with --positions. --search runs the bot's
   searches, one after another, and counts their playouts and network
   evaluations. --net times one network evaluation on each inference
-  path, and the reading of the file; with --agree it compares the 8-bit
+  path (a KataGo network's with --model: inputs, network and outputs),
+  and the reading of the file; with --agree it compares the 8-bit
   paths with float on FILE's positions (lines of tools/teacher/
   to_planes.py, uncompressed), with --calibrate it prints their
   calibration table (src/games/go/net/calibration.txt) from them.";
@@ -45,6 +46,7 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     let net_switch = take_switch(&mut args, "--net");
     // a file alone asks for the network bench, as --net does
     let net = (super::install_net_file(&mut args)? && !search) || net_switch;
+    let model: Option<String> = super::take_flag(&mut args, "--model")?;
     let agree: Option<String> = parse_flag(&mut args, "--agree")?;
     let calibrate: Option<String> = parse_flag(&mut args, "--calibrate")?;
     let limit: Option<usize> = parse_flag(&mut args, "--limit")?;
@@ -97,6 +99,13 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
         return Err(ToolError::usage(
             "--limit counts the positions of --agree or --calibrate",
         ));
+    }
+    if let Some(path) = model {
+        let t = Instant::now();
+        let net = super::model::load(&path)?;
+        let read = t.elapsed().as_secs_f64();
+        let out = kata_bench(net, size, seconds, count, seed);
+        return Ok(format!("{out}read_ms: {:.1}\n", 1e3 * read));
     }
     if net {
         // the start-up cost: reading (decoding) the built-in network, unless
@@ -282,6 +291,72 @@ fn paths_bench(net: &Net, starts: &[Board], seconds: f64, count: Option<u64>) ->
     for (p, s) in paths.iter().zip(&spent) {
         out.push_str(&format!(
             "ms_per_evaluation_{p}: {:.2}\n",
+            1e3 * s / rounds as f64
+        ));
+    }
+    out
+}
+
+/// A KataGo network's evaluations (inputs, network, outputs) of the empty
+/// board and the mid-game positions, on each path this CPU runs, taking
+/// turns a position at a time so that a busy machine slows them alike:
+/// `seconds` in all, or `count` evaluations a path; at least one round.
+/// Each path's first evaluation (buffers, tables) is not timed.
+fn kata_bench(
+    net: crate::games::go::nn::Network,
+    size: usize,
+    seconds: f64,
+    count: Option<u64>,
+    seed: u64,
+) -> String {
+    use crate::games::go::nn::{self, Network, Path};
+    use crate::go::Game;
+    let model = net.model().clone();
+    let mut out = format!(
+        "{model}\n{size}x{size}, one thread, {:.2} G multiply-adds an evaluation\n",
+        model.macs(size * size) as f64 / 1e9
+    );
+    let mut games = vec![Game::new(size, size, 7.5)];
+    games.extend(
+        midgame_positions(size, seed)
+            .into_iter()
+            .map(|b| Game::from_board(b, 7.5)),
+    );
+    // the scalar kernel is the integer reference: for tests, seconds long
+    let nets: Vec<Network> = Path::ALL
+        .into_iter()
+        .filter(|&p| p.runs_here() && p.name() != "int8")
+        .map(|p| Network::on(model.clone(), p))
+        .collect();
+    drop(net);
+    let mut spent = vec![0f64; nets.len()];
+    let mut checksum = 0u64;
+    for n in &nets {
+        n.evaluate(&nn::position(&games[0]), 0.0);
+    }
+    let (t0, mut rounds) = (Instant::now(), 0u64);
+    while rounds < count.unwrap_or(u64::MAX).max(1)
+        && (rounds < games.len() as u64 || count.is_some() || t0.elapsed().as_secs_f64() < seconds)
+    {
+        let game = &games[rounds as usize % games.len()];
+        for (k, n) in nets.iter().enumerate() {
+            let t = Instant::now();
+            let e = n.evaluate(&nn::position(game), 0.0);
+            spent[k] += t.elapsed().as_secs_f64();
+            if k == 0 && rounds < games.len() as u64 {
+                let top = (0..e.policy.len()).max_by(|&a, &b| e.policy[a].total_cmp(&e.policy[b]));
+                checksum = checksum.wrapping_mul(1_000_003) + top.unwrap_or(0) as u64;
+            }
+        }
+        rounds += 1;
+    }
+    out.push_str(&format!(
+        "checksum: {checksum}\npaths, {rounds} evaluations each, taking turns:\n"
+    ));
+    for (n, s) in nets.iter().zip(&spent) {
+        out.push_str(&format!(
+            "ms_per_evaluation_{}: {:.2}\n",
+            n.path(),
             1e3 * s / rounds as f64
         ));
     }
