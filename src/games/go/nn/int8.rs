@@ -333,43 +333,10 @@ impl Int8 {
             }
             layers[id] = Some(q);
         };
-        let mut all = Vec::new();
-        fn walk<'a>(blocks: &'a [Block], all: &mut Vec<Layer<'a>>) {
-            for b in blocks {
-                match b {
-                    Block::Ordinary { conv1, conv2, .. } => {
-                        all.extend([Layer::C(conv1), Layer::C(conv2)])
-                    }
-                    Block::GlobalPool {
-                        conv1,
-                        gpool_conv,
-                        conv2,
-                        ..
-                    } => all.extend([Layer::C(conv1), Layer::C(gpool_conv), Layer::C(conv2)]),
-                    Block::Nested {
-                        conv_in,
-                        blocks,
-                        conv_out,
-                        ..
-                    } => {
-                        all.push(Layer::C(conv_in));
-                        walk(blocks, all);
-                        all.push(Layer::C(conv_out));
-                    }
-                    Block::Attention { attention: a, .. } => {
-                        all.extend([&a.q, &a.k, &a.v, &a.out].map(Layer::M))
-                    }
-                    Block::Ffn { w1, gate, w2, .. } => all.extend([w1, gate, w2].map(Layer::M)),
-                }
-            }
-        }
-        let (t, p, v) = (&model.trunk, &model.policy, &model.value);
-        walk(&t.blocks, &mut all);
-        all.extend([&p.p1, &p.g1, &v.v1].map(Layer::C));
-        for l in all {
+        for l in coarse(model) {
             put(l, precision == Precision::Sixteen);
         }
-        for c in [&t.conv, &p.p2, &v.ownership] {
+        for c in [&model.trunk.conv, &model.policy.p2, &model.value.ownership] {
             put(Layer::C(c), true);
         }
         Int8 { kernel, layers }
@@ -490,6 +457,45 @@ pub fn run_kernel(kernel: Kernel, l: &QLayer, input: &Codes, fin: &Finish, out: 
 enum Layer<'a> {
     C(&'a Conv),
     M(&'a MatMul),
+}
+
+/// The layers of `model` that run at the backend's precision: all but
+/// the input layer and the heads' last ones, which are in 16 bits.
+fn coarse(model: &Model) -> Vec<Layer<'_>> {
+    fn walk<'a>(blocks: &'a [Block], all: &mut Vec<Layer<'a>>) {
+        for b in blocks {
+            match b {
+                Block::Ordinary { conv1, conv2, .. } => {
+                    all.extend([Layer::C(conv1), Layer::C(conv2)])
+                }
+                Block::GlobalPool {
+                    conv1,
+                    gpool_conv,
+                    conv2,
+                    ..
+                } => all.extend([Layer::C(conv1), Layer::C(gpool_conv), Layer::C(conv2)]),
+                Block::Nested {
+                    conv_in,
+                    blocks,
+                    conv_out,
+                    ..
+                } => {
+                    all.push(Layer::C(conv_in));
+                    walk(blocks, all);
+                    all.push(Layer::C(conv_out));
+                }
+                Block::Attention { attention: a, .. } => {
+                    all.extend([&a.q, &a.k, &a.v, &a.out].map(Layer::M))
+                }
+                Block::Ffn { w1, gate, w2, .. } => all.extend([w1, gate, w2].map(Layer::M)),
+            }
+        }
+    }
+    let mut all = Vec::new();
+    let (t, p, v) = (&model.trunk, &model.policy, &model.value);
+    walk(&t.blocks, &mut all);
+    all.extend([&p.p1, &p.g1, &v.v1].map(Layer::C));
+    all
 }
 
 /// [`quantise`] compiled for `kernel`'s instructions.
