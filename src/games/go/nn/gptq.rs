@@ -277,4 +277,42 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn coded_files_keep_the_rounded_codes() {
+        use super::super::inputs::{features, Position};
+        use super::super::{calibrate, read, tests::tiny_models, write};
+        use crate::go::{Board, Color};
+        let board = Board::new(9, 9);
+        let pos = Position {
+            board: &board,
+            pla: Color::Black,
+            moves: &[],
+            recent: [None, None],
+            seen: None,
+            komi: 7.5,
+            pass_ends: false,
+            over: false,
+        };
+        for m in tiny_models() {
+            let grams = calibrate::grams(&m, &[features(&pos)]);
+            let mut q = model(&m, &grams, 127);
+            let coded = write::model(&q, write::Weights::Coded { top: 127 });
+            let mut back = read::model(&coded).unwrap();
+            // the file's values are the rounded ones, not coded again
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            visit(&mut q, &mut |_, w, _| a.push(w.to_vec()));
+            visit(&mut back, &mut |_, w, _| b.push(w.to_vec()));
+            assert!(a.len() > 2 && a.len() == b.len(), "{}", m.name);
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                let top = x.iter().fold(0f32, |t, v| t.max(v.abs()));
+                let off = x
+                    .iter()
+                    .zip(y)
+                    .map(|(x, y)| (x - y).abs())
+                    .fold(0.0, f32::max);
+                assert!(off <= top * 1e-6, "{}: layer {i} moved {off}", m.name);
+            }
+        }
+    }
 }
