@@ -9,7 +9,7 @@
 pub mod act;
 
 use super::desc::*;
-use act::norm_act;
+use act::{add, norm_act, rms_norm};
 use std::cell::RefCell;
 
 /// What a backend computes: the layers with weights over every point.
@@ -290,7 +290,7 @@ impl Pass<'_> {
                 act::silu_gate(u, v);
                 let o = sized(e, c * area);
                 self.k.matmul(w2, u, o, area);
-                x.iter_mut().zip(o.iter()).for_each(|(x, o)| *x += o);
+                add(x, o);
             }
         }
     }
@@ -321,7 +321,7 @@ impl Pass<'_> {
         self.k.attention(at, q, k, v, out, area);
         let o = sized(a, c * area);
         self.k.matmul(&at.out, out, o, area);
-        x.iter_mut().zip(o.iter()).for_each(|(x, o)| *x += o);
+        add(x, o);
     }
 
     /// The trunk's tip: its norm and activation, from `x` into `t`.
@@ -428,18 +428,6 @@ impl Pass<'_> {
     }
 }
 
-/// `x / rms(x) * weight` over each point's channels.
-fn rms_norm(x: &[f32], n: &RmsNorm, out: &mut [f32]) {
-    let c = n.weight.len();
-    for (xs, os) in x.chunks_exact(c).zip(out.chunks_exact_mut(c)) {
-        let sq: f32 = xs.iter().map(|v| v * v).sum();
-        let r = 1.0 / (sq / c as f32 + n.epsilon).sqrt();
-        for i in 0..c {
-            os[i] = xs[i] * r * n.weight[i];
-        }
-    }
-}
-
 /// A layer's rotary angles on a board: (cos, sin) of each point, key
 /// head and pair, and what they were computed from.
 struct Angles {
@@ -518,18 +506,8 @@ fn rope(at: &Attention, x: &mut [f32], heads: usize, w: usize, h: usize) {
             });
             a.len() - 1
         });
-        let table = &a[i].table;
         let stride = heads * at.q_dim;
-        for (pt, point) in x.chunks_exact_mut(stride).take(w * h).enumerate() {
-            for (head, hx) in point.chunks_exact_mut(at.q_dim).enumerate() {
-                let kvh = head * at.kv_heads / heads;
-                let t = &table[(pt * at.kv_heads + kvh) * pairs..][..pairs];
-                for (pair, &(cos, sin)) in hx.chunks_exact_mut(2).zip(t) {
-                    let (x0, x1) = (pair[0], pair[1]);
-                    pair[0] = x0 * cos - x1 * sin;
-                    pair[1] = x0 * sin + x1 * cos;
-                }
-            }
-        }
+        let x = &mut x[..w * h * stride];
+        act::rotate(x, &a[i].table, heads, at.kv_heads, pairs);
     })
 }

@@ -5,7 +5,7 @@
 //! the last place), which is how KataGo's vectorised backends differ from
 //! its scalar ones too.
 
-use super::super::desc::{Act, Norm};
+use super::super::desc::{Act, Norm, RmsNorm};
 
 /// e^x to within 2 units in the last place (Cephes' `expf`): x split as
 /// n ln 2 + r with |r| <= ln 2 / 2, a polynomial for e^r, 2^n put in the
@@ -68,7 +68,9 @@ fn apply(a: Act, x: f32) -> f32 {
     }
 }
 
-/// Runs `f` compiled for AVX2 and FMA where the CPU has them.
+/// Runs `f` compiled for AVX-512, or AVX2 and FMA, where the CPU has
+/// them: the same arithmetic in wider vectors (Rust fuses no multiply
+/// and add by itself), so the same numbers.
 macro_rules! multiversion {
     ($(#[$m:meta])* fn $name:ident($($arg:ident: $t:ty),*) $body:block) => {
         $(#[$m])*
@@ -76,14 +78,24 @@ macro_rules! multiversion {
             #[inline(always)]
             fn generic($($arg: $t),*) $body
             #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = "avx2,fma")]
-            unsafe fn avx2($($arg: $t),*) {
-                generic($($arg),*)
-            }
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: the CPU has both features, just checked
-                return unsafe { avx2($($arg),*) };
+            {
+                #[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
+                unsafe fn avx512($($arg: $t),*) {
+                    generic($($arg),*)
+                }
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn avx2($($arg: $t),*) {
+                    generic($($arg),*)
+                }
+                use std::arch::is_x86_feature_detected as has;
+                if has!("avx512f") && has!("avx512bw") && has!("avx2") && has!("fma") {
+                    // SAFETY: the CPU has them, just checked
+                    return unsafe { avx512($($arg),*) };
+                }
+                if has!("avx2") && has!("fma") {
+                    // SAFETY: as above
+                    return unsafe { avx2($($arg),*) };
+                }
             }
             generic($($arg),*)
         }
@@ -119,6 +131,54 @@ multiversion! {
     fn silu_gate(u: &mut [f32], v: &[f32]) {
         for (u, &v) in u.iter_mut().zip(v) {
             *u = silu(*u) * v;
+        }
+    }
+}
+
+multiversion! {
+    /// `x / rms(x) * weight` over each point's channels.
+    fn rms_norm(x: &[f32], n: &RmsNorm, out: &mut [f32]) {
+        let c = n.weight.len();
+        for (xs, os) in x.chunks_exact(c).zip(out.chunks_exact_mut(c)) {
+            // in 16 lanes, each a vector's lane: a sum in order waits on
+            // each add in turn
+            let mut lanes = [0f32; 16];
+            let mut chunks = xs.chunks_exact(16);
+            for ch in &mut chunks {
+                lanes.iter_mut().zip(ch).for_each(|(l, v)| *l += v * v);
+            }
+            let sq = chunks.remainder().iter().map(|v| v * v).sum::<f32>() + lanes.iter().sum::<f32>();
+            let r = 1.0 / (sq / c as f32 + n.epsilon).sqrt();
+            for ((o, &x), &w) in os.iter_mut().zip(xs).zip(&n.weight) {
+                *o = x * r * w;
+            }
+        }
+    }
+}
+
+multiversion! {
+    /// `x += y`.
+    fn add(x: &mut [f32], y: &[f32]) {
+        x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
+    }
+}
+
+multiversion! {
+    /// Turns each pair of channels (2p, 2p + 1) of each of the `heads`
+    /// heads of each point of `x` by its angle (cos, sin) in `table`:
+    /// the point's `kv_heads` key heads' `pairs` pairs each, head `h`
+    /// taking key head `h * kv_heads / heads`'s.
+    fn rotate(x: &mut [f32], table: &[(f32, f32)], heads: usize, kv_heads: usize, pairs: usize) {
+        let stride = heads * 2 * pairs;
+        for (point, t) in x.chunks_exact_mut(stride).zip(table.chunks_exact(kv_heads * pairs)) {
+            for (head, hx) in point.chunks_exact_mut(2 * pairs).enumerate() {
+                let t = &t[head * kv_heads / heads * pairs..][..pairs];
+                for (pair, &(cos, sin)) in hx.chunks_exact_mut(2).zip(t) {
+                    let (x0, x1) = (pair[0], pair[1]);
+                    pair[0] = x0 * cos - x1 * sin;
+                    pair[1] = x0 * sin + x1 * cos;
+                }
+            }
         }
     }
 }

@@ -60,8 +60,10 @@ pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
 /// layer's outputs.
 #[inline(always)]
 unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+    // a block of weights (64 outputs) past L1 (48 KB) for long inputs
+    let long = l.groups * 256 > 40 << 10;
     match l.cout_pad {
-        c if c.is_multiple_of(64) => block::layer::<D, 6, 4>(l, input, fin, out),
+        c if c.is_multiple_of(64) && !long => block::layer::<D, 6, 4>(l, input, fin, out),
         c if c.is_multiple_of(48) => block::layer::<D, 8, 3>(l, input, fin, out),
         c if c.is_multiple_of(32) => block::layer::<D, 12, 2>(l, input, fin, out),
         _ => block::layer::<D, 16, 1>(l, input, fin, out),
