@@ -16,12 +16,10 @@
 //!   scores as KataGo's `kata-raw-nn` gives them.
 //! - [`write`]: a model back to a file, plain or coded.
 
-pub mod calibrate;
 pub mod coded;
 pub mod desc;
 pub mod float;
 pub mod forward;
-pub mod gptq;
 pub mod inputs;
 pub mod int8;
 pub mod outputs;

@@ -15,14 +15,10 @@
 //! transformer b10c384 in 8 bits moves the empty board's win rate from
 //! 0.630 to 0.598 (its weights alone to 0.596), its error spread over all
 //! its layers, none much worse than another; in 16 bits 0.628 and 99.0 %.
-//! Weights rounded against real inputs ([`super::gptq`], in coded files
-//! written with `--calibrate`) take the weights' part away (b10c384's
-//! empty board 0.632 with them in 16-bit codes; b6c96's coded file 98.0 %
-//! rather than 95.3 % on 400 positions), but not the codes': b10c384 in
-//! 8 bits on them still agrees 95 % (100 positions), 96 % with only its
-//! bottleneck convolutions and first feed-forward matrices in 8 bits.
-//! The last matrix's input, `silu(u) * v`, peaks at 30 times its RMS;
-//! evening the channels out (SmoothQuant) gained little.
+//! Rounding a coded file's 8-bit weights against real inputs (GPTQ) took
+//! the weights' part of that away (b6c96's coded file 98.0 % rather than
+//! 95.3 %), not the codes'; it went when Winograd in 16 bits and coded
+//! files with finer weights (`--steps 2047`: 99.4 %) did better.
 //! The input layer (the most sensitive weights; binary planes, exact in
 //! any codes) and the heads' last layers (a few outputs) are in 16 bits
 //! always.
