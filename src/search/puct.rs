@@ -138,7 +138,7 @@ impl Default for PuctConfig {
             cpuct_base: 500.0,
             fpu_root: 0.2,
             fpu: 0.2,
-            min_prior: 1e-4,
+            min_prior: 1e-3,
             max_nodes: 2_000_000,
         }
     }

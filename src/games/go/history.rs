@@ -24,6 +24,10 @@ pub struct History {
     seen: Option<Arc<FxHashSet<u64>>>,
 }
 
+/// The share of the likeliest move's prior that the moves the tree must
+/// keep get at least (the tree keeps what has its `min_prior`, 1e-3).
+const KEEP: f32 = 1e-2;
+
 /// The largest board a KataGo network reads (its inputs' 19x19).
 pub const MAX_SIDE: usize = 19;
 
@@ -113,10 +117,10 @@ impl Valued for GoState {
         // where retaking a ko ends the game (Riddles.io), the tree weighs
         // it: the network knows no such move
         if let Some(k) = b.ko_point().filter(|_| self.rules.ko_retake_ends()) {
-            policy.push((to_action(Move::Play(k)), 1e-3 * top));
+            policy.push((to_action(Move::Play(k)), KEEP * top));
         }
         // passing may end the game: always a child, however unlikely
-        policy.push((PASS, e.policy[b.area()].max(1e-3 * top)));
+        policy.push((PASS, e.policy[b.area()].max(KEEP * top)));
         let stdev = (e.white_score_sq - e.white_score * e.white_score)
             .max(0.0)
             .sqrt();

@@ -14,10 +14,10 @@
 use super::history::History;
 use super::policy::PolicyConfig;
 use super::priors::PriorConfig;
-use super::state::{to_move, GoState, PASS};
+use super::state::{to_action, to_move, GoState, PASS};
 use super::Stats;
 use crate::deps::log;
-use crate::go::{Board, Game, Move};
+use crate::go::{Board, Game, Move, Point};
 use crate::search::puct::{Puct, PuctConfig};
 use crate::search::rng::Rng;
 use crate::search::tree::{SearchGame, Tree, TreeConfig};
@@ -214,10 +214,7 @@ impl Searcher {
         if !replayed || kept.board != *game.board() {
             return None;
         }
-        let actions: Vec<u16> = since
-            .iter()
-            .map(|&(_, m)| super::state::to_action(m))
-            .collect();
+        let actions: Vec<u16> = since.iter().map(|&(_, m)| to_action(m)).collect();
         let moved = match &mut kept.tree {
             Grown::Playouts(t) => t.advance(&actions),
             Grown::Valued(t) => t.advance(&actions),
@@ -237,6 +234,18 @@ impl Searcher {
 
     /// Chooses a move for the side to move in `game`.
     pub fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats) {
+        self.think_avoiding(game, horizon, budget, &[])
+    }
+
+    /// [`Searcher::think`], never choosing a point of `avoid` (one a game
+    /// the field tracker keeps would refuse): the next best move instead.
+    pub fn think_avoiding(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        budget: Budget,
+        avoid: &[Point],
+    ) -> (Move, Stats) {
         let t0 = Instant::now();
         let budget = self.capped(budget);
         let literal = literal_margin(game);
@@ -252,9 +261,9 @@ impl Searcher {
         }
         let state = self.counted_state(game, horizon);
         if state.history.is_some() {
-            return self.think_valued(game, state, budget, t0);
+            return self.think_valued(game, state, budget, t0, avoid);
         }
-        self.think_playouts(game, horizon, budget, t0)
+        self.think_playouts(game, horizon, budget, t0, avoid)
     }
 
     /// Searches `game`, where the opponent is to move after our answer, on
@@ -402,11 +411,15 @@ const PASS_SHARE: u64 = 8;
 const SETTLED_TOLERANCE: f32 = 0.05;
 
 /// The moves the root may hold: the pass and the legal ones (superko
-/// included). Filling an own false eye stays possible: it is how a string
-/// in atari connects (docs/measurements.md, own false eyes). True eyes are
-/// never among the playout tree's children (`is_sensible`).
-fn root_filter(game: &Game) -> impl Fn(u16) -> bool + '_ {
-    move |a| a == PASS || game.is_legal(to_move(a))
+/// included), but those of `avoid`. Filling an own false eye stays
+/// possible: it is how a string in atari connects (docs/measurements.md,
+/// own false eyes). True eyes are never among the playout tree's children
+/// (`is_sensible`).
+fn root_filter<'a>(game: &'a Game, avoid: &'a [Point]) -> impl Fn(u16) -> bool + 'a {
+    move |a| {
+        a == PASS
+            || (game.is_legal(to_move(a)) && !avoid.iter().any(|p| to_action(Move::Play(*p)) == a))
+    }
 }
 
 /// Whether the last move was a pass by the side not to move now.

@@ -85,7 +85,7 @@ impl Searcher {
         };
         if state.history.is_some() {
             let mut tree = self.valued_tree(game, &state);
-            tree.forbid_at_root(root_filter(game));
+            tree.forbid_at_root(root_filter(game, &[]));
             if !state.is_over() {
                 grow_valued(&mut tree, &state, budget, how, Instant::now());
             }
@@ -112,7 +112,7 @@ impl Searcher {
         if tree.crowded() {
             tree.compact();
         }
-        tree.expand_root(&state, root_filter(game));
+        tree.expand_root(&state, root_filter(game, &[]));
         if !state.is_over() {
             grow(
                 &mut tree,

@@ -11,7 +11,7 @@ use crate::deps::log;
 use crate::games::go::priors;
 use crate::games::go::state::{to_action, to_move, GoState, PASS};
 use crate::games::go::Stats;
-use crate::go::{Game, Move};
+use crate::go::{Game, Move, Point};
 use crate::search::grow::{grow, Grow};
 use crate::search::tree::{Node, Tree};
 use crate::search::{Budget, Horizon};
@@ -44,13 +44,14 @@ impl Searcher {
         horizon: Horizon,
         budget: Budget,
         t0: Instant,
+        avoid: &[Point],
     ) -> (Move, Stats) {
         if game.moves().len() < self.shift_at {
             self.shift = 0.0; // an undo, or another game
         }
         let state = self.playout_state(game, horizon);
         let literal = literal_margin(game);
-        let root_ok = root_filter(game);
+        let root_ok = root_filter(game, avoid);
         let mut tree = self.playout_tree(game, &state);
         if tree.crowded() {
             tree.compact();
@@ -115,7 +116,7 @@ impl Searcher {
         let mut tree = self.playout_tree(game, &state);
         // on the opponent's time: drop what the last two moves left behind
         tree.compact();
-        tree.expand_root(&state, root_filter(game));
+        tree.expand_root(&state, root_filter(game, &[]));
         let reused = tree.root().playouts as u64;
         let given = tree.knowledge_given;
         let measure_pass = other_side_passed(game) || state.is_late();

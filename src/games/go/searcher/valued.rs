@@ -8,7 +8,7 @@ use super::{decide, literal_margin, pv_text, root_filter, Candidate, Grown, Sear
 use crate::deps::log;
 use crate::games::go::state::{to_action, to_move, GoState};
 use crate::games::go::Stats;
-use crate::go::{Game, Move};
+use crate::go::{Game, Move, Point};
 use crate::search::grow::{grow_valued, Grow};
 use crate::search::puct::{Puct, Utility};
 use crate::search::tree::SearchGame;
@@ -63,9 +63,10 @@ impl Searcher {
         state: GoState,
         budget: Budget,
         t0: Instant,
+        avoid: &[Point],
     ) -> (Move, Stats) {
         let literal = literal_margin(game);
-        let root_ok = root_filter(game);
+        let root_ok = root_filter(game, avoid);
         let mut tree = self.valued_tree(game, &state);
         tree.compact();
         tree.forbid_at_root(&root_ok);
@@ -120,7 +121,7 @@ impl Searcher {
         let t0 = Instant::now();
         let mut tree = self.valued_tree(game, &state);
         tree.compact();
-        tree.forbid_at_root(root_filter(game));
+        tree.forbid_at_root(root_filter(game, &[]));
         let reused = tree.root().visits as u64;
         let given = tree.evaluations;
         let how = Grow {
