@@ -32,6 +32,9 @@ pub struct Config {
     pub tree: TreeConfig,
     pub policy: PolicyConfig,
     pub priors: PriorConfig,
+    /// Whether a value network drives the search where one reads the
+    /// board (else playouts do, with its policy a prior).
+    pub network: bool,
     /// The search on a value network: its exploration and first-play
     /// urgency, and its utility's share for the score.
     pub puct: PuctConfig,
@@ -90,6 +93,7 @@ impl Default for Config {
             },
             policy: PolicyConfig::default(),
             priors: PriorConfig::default(),
+            network: true,
             puct: PuctConfig::default(),
             score_utility: ScoreUtility::default(),
             score_weight: 0.02,
@@ -191,7 +195,7 @@ impl Searcher {
             priors: self.config.priors,
             score_weight: self.config.score_weight,
             score_scale: self.config.score_scale,
-            history: History::of(game),
+            history: History::of(game).filter(|_| self.config.network),
             optimism: [0.2, 1.0],
         }
     }
