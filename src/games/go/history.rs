@@ -109,15 +109,18 @@ impl Valued for GoState {
         let top = e.policy.iter().fold(0f32, |m, &p| m.max(p));
         for (i, &p) in e.policy[..b.area()].iter().enumerate() {
             let q = b.point(i % w, i / w);
-            // the network's legality and the game's (the referees' rules)
-            if p >= 0.0 && b.is_legal(pla, q) {
+            // the network's legality and the game's (the referees' rules),
+            // and never an own true eye: the referee counts the board as it
+            // stands, so filling one only gives the eye away
+            if p >= 0.0 && b.is_sensible(pla, q) {
                 policy.push((to_action(Move::Play(q)), p));
             }
         }
         // where retaking a ko ends the game (Riddles.io), the tree weighs
-        // it: the network knows no such move
+        // it as the likeliest move, so that its exact result is read: the
+        // network knows no such move
         if let Some(k) = b.ko_point().filter(|_| self.rules.ko_retake_ends()) {
-            policy.push((to_action(Move::Play(k)), KEEP * top));
+            policy.push((to_action(Move::Play(k)), top));
         }
         // passing may end the game: always a child, however unlikely
         policy.push((PASS, e.policy[b.area()].max(KEEP * top)));

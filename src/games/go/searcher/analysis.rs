@@ -84,7 +84,7 @@ impl Searcher {
             ..Grow::default()
         };
         if state.history.is_some() {
-            let mut tree = self.valued_tree(game, &state);
+            let (mut tree, _) = self.valued_tree(game, &state);
             tree.forbid_at_root(root_filter(game, &[]));
             if !state.is_over() {
                 grow_valued(&mut tree, &state, budget, how, Instant::now());

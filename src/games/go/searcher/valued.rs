@@ -19,17 +19,19 @@ use std::time::Instant;
 
 impl Searcher {
     /// The kept value tree for `game`, or a new one, its root evaluated
-    /// and its utility centred on what the root expects.
-    pub(super) fn valued_tree(&mut self, game: &Game, state: &GoState) -> Puct {
+    /// and its utility centred on what the root expects; and the visits
+    /// it brought.
+    pub(super) fn valued_tree(&mut self, game: &Game, state: &GoState) -> (Puct, u64) {
         let mut tree = match self.kept_for(game, state.komi) {
             Some(Grown::Valued(t)) => t,
             _ => Puct::new(state.to_move(), self.config.puct.clone(), Utility::WIN),
         };
-        if tree.root().visits == 0 {
+        let reused = tree.root().visits as u64;
+        if reused == 0 {
             tree.simulate(state, None);
         }
         tree.utility = self.utility(&tree, state);
-        tree
+        (tree, reused)
     }
 
     /// KataGo's utility for this search: the dynamic score term centred on
@@ -67,10 +69,9 @@ impl Searcher {
     ) -> (Move, Stats) {
         let literal = literal_margin(game);
         let root_ok = root_filter(game, avoid);
-        let mut tree = self.valued_tree(game, &state);
+        let (mut tree, reused) = self.valued_tree(game, &state);
         tree.compact();
         tree.forbid_at_root(&root_ok);
-        let reused = tree.root().visits as u64;
         let given = tree.evaluations;
         let sims = grow_valued(&mut tree, &state, &budget, Grow::default(), t0);
         late_log(budget, sims, t0);
@@ -119,10 +120,9 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> Stats {
         let t0 = Instant::now();
-        let mut tree = self.valued_tree(game, &state);
+        let (mut tree, reused) = self.valued_tree(game, &state);
         tree.compact();
         tree.forbid_at_root(root_filter(game, &[]));
-        let reused = tree.root().visits as u64;
         let given = tree.evaluations;
         let how = Grow {
             stop: Some(stop),
