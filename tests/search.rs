@@ -1,9 +1,13 @@
 //! The search's decisions on small positions, with fixed seeds and playout
-//! counts (never the clock), so every run decides the same.
+//! counts (never the clock), so every run decides the same: each on both
+//! searches, on playouts and on the value network (g170 b6c96,
+//! `data/nets/katago/`), the network with a tenth of the playouts in
+//! evaluations.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Once;
 use tengen::games::go::playout::uniform_move;
-use tengen::games::go::{Config, Searcher};
+use tengen::games::go::{nn, Config, Searcher};
 use tengen::go::{Board, Cell, Color, End, Game, Move, Rules};
 use tengen::search::rng::Rng;
 use tengen::search::{Budget, Horizon};
@@ -17,34 +21,78 @@ fn game(diagram: &str, to_move: Color) -> Game {
     Game::from_board(board, KOMI)
 }
 
-fn searcher(seed: u64) -> Searcher {
-    Searcher::new(Config {
+/// Which search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Playouts,
+    Network,
+}
+
+const KINDS: [Kind; 2] = [Kind::Playouts, Kind::Network];
+
+/// Puts the b6c96 network in play for this test binary, once.
+fn network() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/nets/katago/g170-b6c96-s175395328-d26788732.bin.gz"
+        );
+        let net = tengen::cli::model::load(path).unwrap();
+        nn::install(net).unwrap();
+    });
+}
+
+/// The configuration of `kind`: on the network, or on playouts as where
+/// no network reads the board (no network prior either).
+fn config(kind: Kind, seed: u64) -> Config {
+    network();
+    let mut config = Config {
         seed,
+        network: kind == Kind::Network,
         ..Config::default()
+    };
+    if kind == Kind::Playouts {
+        config.priors.net = 0.0;
+    }
+    config
+}
+
+fn searcher(kind: Kind, seed: u64) -> Searcher {
+    Searcher::new(config(kind, seed))
+}
+
+/// A budget of `playouts` playouts, or a tenth of them in evaluations.
+fn budget(kind: Kind, playouts: u64) -> Budget {
+    Budget::playouts(match kind {
+        Kind::Playouts => playouts,
+        Kind::Network => (playouts / 10).max(30),
     })
 }
 
-fn think(game: &Game, moves_left: Option<usize>, playouts: u64, seed: u64) -> Move {
-    searcher(seed)
-        .think(game, Horizon { moves_left }, Budget::playouts(playouts))
+fn think(kind: Kind, game: &Game, moves_left: Option<usize>, playouts: u64, seed: u64) -> Move {
+    searcher(kind, seed)
+        .think(game, Horizon { moves_left }, budget(kind, playouts))
         .0
 }
 
-/// The search plays `expected` with each of three seeds.
+/// Both searches play `expected` with each of three seeds.
 fn assert_plays(g: &Game, moves_left: Option<usize>, playouts: u64, expected: Move) {
-    for seed in 1..=3 {
-        assert_eq!(
-            think(g, moves_left, playouts, seed),
-            expected,
-            "seed {seed}"
-        );
+    for kind in KINDS {
+        for seed in 1..=3 {
+            let mv = think(kind, g, moves_left, playouts, seed);
+            assert_eq!(mv, expected, "{kind:?}, seed {seed}");
+        }
     }
 }
 
-/// The search never plays `avoided`, with each of three seeds.
+/// Neither search plays `avoided`, with each of three seeds.
 fn assert_avoids(g: &Game, moves_left: Option<usize>, playouts: u64, avoided: Move) {
-    for seed in 1..=3 {
-        assert_ne!(think(g, moves_left, playouts, seed), avoided, "seed {seed}");
+    for kind in KINDS {
+        for seed in 1..=3 {
+            let mv = think(kind, g, moves_left, playouts, seed);
+            assert_ne!(mv, avoided, "{kind:?}, seed {seed}");
+        }
     }
 }
 
@@ -57,6 +105,10 @@ fn margin(game: &Game) -> f32 {
     game.board().area_score(game.komi()).margin()
 }
 
+/// On playouts the capture is what wins; the network knows the five
+/// stones dead either way (Black wins 99.95 % by b6c96's read whatever it
+/// plays) and leaves them for later: the cleanup before passing is
+/// `captures_dead_stones_before_passing_when_the_count_would_lose`.
 #[test]
 fn captures_the_big_group_in_atari() {
     let g = game(
@@ -71,7 +123,10 @@ fn captures_the_big_group_in_atari() {
          . . . . . . . . .",
         Color::Black,
     );
-    assert_plays(&g, None, 2000, at(&g, 7, 3));
+    for seed in 1..=3 {
+        let mv = think(Kind::Playouts, &g, None, 2000, seed);
+        assert_eq!(mv, at(&g, 7, 3), "seed {seed}");
+    }
 }
 
 /// Issue 26's five stones in atari on an open board are dead where they
@@ -147,9 +202,14 @@ fn never_fills_its_own_eye_even_when_behind() {
         Color::Black,
     );
     let eyes = [at(&g, 0, 0), at(&g, 2, 0)];
-    for seed in 1..=3 {
-        let mv = think(&g, None, 1000, seed);
-        assert!(!eyes.contains(&mv), "seed {seed} filled an eye: {mv:?}");
+    for kind in KINDS {
+        for seed in 1..=3 {
+            let mv = think(kind, &g, None, 1000, seed);
+            assert!(
+                !eyes.contains(&mv),
+                "{kind:?}, seed {seed} filled an eye: {mv:?}"
+            );
+        }
     }
 }
 
@@ -178,10 +238,15 @@ fn connects_at_its_false_eye_unless_the_rules_forbid_it() {
     // Riddles.io 1.0.3: the stone would have no empty neighbour
     g.set_rules(Rules::Riddles103);
     assert!(!g.is_legal(fill));
-    for seed in 1..=3 {
-        let mv = think(&g, None, 2000, seed);
-        assert_ne!(mv, fill, "seed {seed} played a stone the rules refuse");
-        assert!(g.is_legal(mv));
+    for kind in KINDS {
+        for seed in 1..=3 {
+            let mv = think(kind, &g, None, 2000, seed);
+            assert_ne!(
+                mv, fill,
+                "{kind:?}, seed {seed} played a stone the rules refuse"
+            );
+            assert!(g.is_legal(mv));
+        }
     }
 }
 
@@ -225,26 +290,30 @@ fn captures_dead_stones_before_passing_when_the_count_would_lose() {
         margin(&g) < 0.0,
         "the literal count loses before the cleanup"
     );
-    let mut s = searcher(7);
-    for _ in 0..30 {
-        let (mv, _) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(1500));
-        if mv == Move::Pass {
-            break;
+    let start = g.clone();
+    for kind in KINDS {
+        let mut g = start.clone();
+        let mut s = searcher(kind, 7);
+        for _ in 0..30 {
+            let (mv, _) = s.think(&g, NO_LIMIT, budget(kind, 1500));
+            if mv == Move::Pass {
+                break;
+            }
+            g.play(mv).unwrap();
+            g.play(Move::Pass).unwrap(); // white keeps passing
         }
-        g.play(mv).unwrap();
-        g.play(Move::Pass).unwrap(); // white keeps passing
+        assert_eq!(
+            g.board().at(g.board().point(2, 2)),
+            Cell::Empty,
+            "{kind:?}: the dead stone was captured"
+        );
+        assert!(
+            margin(&g) > 0.0,
+            "{kind:?}: black passed only once the count won:\n{:?}",
+            g.board()
+        );
+        assert_eq!(g.moves().last().map(|m| m.1), Some(Move::Pass));
     }
-    assert_eq!(
-        g.board().at(g.board().point(2, 2)),
-        Cell::Empty,
-        "the dead stone was captured"
-    );
-    assert!(
-        margin(&g) > 0.0,
-        "black passed only once the count won:\n{:?}",
-        g.board()
-    );
-    assert_eq!(g.moves().last().map(|m| m.1), Some(Move::Pass));
 }
 
 #[test]
@@ -270,8 +339,9 @@ fn at_the_horizon_plays_the_move_that_wins_the_literal_count() {
 #[test]
 fn only_legal_moves_over_200_random_positions() {
     let mut rng = Rng::new(2024);
-    let mut s = searcher(11);
+    let mut searchers = KINDS.map(|kind| (kind, searcher(kind, 11)));
     for k in 0..200 {
+        let (kind, s) = &mut searchers[k % 2];
         let size = [5, 7, 9][k % 3];
         let mut g = Game::new(size, size, KOMI);
         let length = rng.below(3 * size * size);
@@ -287,10 +357,10 @@ fn only_legal_moves_over_200_random_positions() {
         let moves_left = (k % 4 == 0).then_some(1 + k % 7);
         // each rule set in turn: 1.0.3 refuses more stones
         g.set_rules(Rules::ALL[k % 3]);
-        let (mv, _) = s.think(&g, Horizon { moves_left }, Budget::playouts(150));
+        let (mv, _) = s.think(&g, Horizon { moves_left }, budget(*kind, 150));
         assert!(
             g.is_legal(mv),
-            "position {k}: {mv:?} is illegal\n{:?}",
+            "position {k} ({kind:?}): {mv:?} is illegal\n{:?}",
             g.board()
         );
         if let Move::Play(p) = mv {
@@ -312,70 +382,90 @@ fn only_legal_moves_over_200_random_positions() {
 
 #[test]
 fn keeps_its_tree_across_a_move_and_the_reply() {
-    let mut g = Game::new(9, 9, KOMI);
-    let mut s = searcher(3);
-    let (mv, first) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(3000));
-    assert_eq!(first.reused, 0);
-    g.play(mv).unwrap();
-    // the reply the search expected most
-    let reply = *first
-        .pv
-        .get(1)
-        .expect("the principal variation has a reply");
-    g.play(reply).unwrap();
-    let (_, second) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(100));
-    assert!(
-        second.reused > 0,
-        "the subtree of the expected reply is reused"
-    );
+    for kind in KINDS {
+        let mut g = Game::new(9, 9, KOMI);
+        let mut s = searcher(kind, 3);
+        let (mv, first) = s.think(&g, NO_LIMIT, budget(kind, 3000));
+        assert_eq!(first.reused, 0);
+        g.play(mv).unwrap();
+        // the reply the search expected most
+        let reply = *first
+            .pv
+            .get(1)
+            .expect("the principal variation has a reply");
+        g.play(reply).unwrap();
+        let (_, second) = s.think(&g, NO_LIMIT, budget(kind, 1000));
+        assert!(
+            second.reused > 0,
+            "{kind:?}: the subtree of the expected reply is reused"
+        );
+    }
 }
 
 #[test]
 fn pondering_keeps_its_tree_for_the_reply() {
-    let mut g = Game::new(9, 9, KOMI);
-    let mut s = searcher(4);
-    let (mv, _) = s.think(&g, NO_LIMIT, Budget::playouts(1000));
-    g.play(mv).unwrap();
-    let go_on = AtomicBool::new(false);
-    let pondered = s.ponder(&g, NO_LIMIT, Budget::playouts(3000), &go_on);
-    assert_eq!(pondered.playouts, 3000);
-    assert!(pondered.reused > 0, "our move's subtree is pondered on");
-    // the opponent plays the reply the pondering expected most
-    let reply = *pondered.pv.first().expect("a principal variation");
-    assert!(g.is_legal(reply));
-    g.play(reply).unwrap();
-    let (_, after) = s.think(&g, NO_LIMIT, Budget::playouts(100));
-    // half the pondering went through the reply the learnt prior expects,
-    // the most visited one here
-    assert!(after.reused >= 1500, "{after:?}");
+    for kind in KINDS {
+        let mut g = Game::new(9, 9, KOMI);
+        let mut s = searcher(kind, 4);
+        let (mv, _) = s.think(&g, NO_LIMIT, budget(kind, 1000));
+        g.play(mv).unwrap();
+        let go_on = AtomicBool::new(false);
+        let n = budget(kind, 3000).playouts.unwrap();
+        let pondered = s.ponder(&g, NO_LIMIT, Budget::playouts(n), &go_on);
+        assert_eq!(pondered.playouts, n);
+        assert!(
+            pondered.reused > 0,
+            "{kind:?}: our move's subtree is pondered on"
+        );
+        // the opponent plays the reply the pondering expected most
+        let reply = *pondered.pv.first().expect("a principal variation");
+        assert!(g.is_legal(reply));
+        g.play(reply).unwrap();
+        let (_, after) = s.think(&g, NO_LIMIT, budget(kind, 100));
+        // on playouts half the pondering went through the reply the learnt
+        // prior expects, the most visited one here; on the network the
+        // search spreads it by the policy
+        let share = match kind {
+            Kind::Playouts => n / 2,
+            Kind::Network => n / 5,
+        };
+        assert!(after.reused >= share, "{kind:?}: {after:?}");
 
-    // a raised flag stops it after one playout, the tree kept all the same
-    let stop = AtomicBool::new(true);
-    let (mv, _) = s.think(&g, NO_LIMIT, Budget::playouts(100));
-    g.play(mv).unwrap();
-    let stopped = s.ponder(&g, NO_LIMIT, Budget::playouts(3000), &stop);
-    assert_eq!(stopped.playouts, 1);
+        // a raised flag stops it after one playout, the tree kept all the same
+        let stop = AtomicBool::new(true);
+        let (mv, _) = s.think(&g, NO_LIMIT, budget(kind, 100));
+        g.play(mv).unwrap();
+        let stopped = s.ponder(&g, NO_LIMIT, Budget::playouts(n), &stop);
+        assert_eq!(stopped.playouts, 1);
+    }
 }
 
 #[test]
 fn the_same_seed_and_count_give_the_same_move() {
     let g = Game::new(9, 9, KOMI);
-    let a = think(&g, None, 800, 5);
-    let b = think(&g, None, 800, 5);
-    assert_eq!(a, b);
+    for kind in KINDS {
+        let a = think(kind, &g, None, 800, 5);
+        let b = think(kind, &g, None, 800, 5);
+        assert_eq!(a, b, "{kind:?}");
+    }
 }
 
 #[test]
 fn a_playout_cap_in_the_config_bounds_every_search() {
     let g = Game::new(9, 9, KOMI);
-    let mut config = Config::default();
-    config.set("playouts=300").unwrap();
-    let mut s = Searcher::new(config);
-    let (_, stats) = s.think(&g, Horizon { moves_left: None }, Budget::playouts(5_000));
-    assert!(stats.playouts > 0 && stats.playouts <= 300, "{stats:?}");
-    // and a budget below the cap still wins
-    let (_, stats) = searcher(1).think(&g, Horizon { moves_left: None }, Budget::playouts(50));
-    assert!(stats.playouts <= 50, "{stats:?}");
+    for kind in KINDS {
+        let mut config = config(kind, 1);
+        config.set("playouts=300").unwrap();
+        let mut s = Searcher::new(config);
+        let (_, stats) = s.think(&g, NO_LIMIT, Budget::playouts(5_000));
+        assert!(
+            stats.playouts > 0 && stats.playouts <= 300,
+            "{kind:?}: {stats:?}"
+        );
+        // and a budget below the cap still wins
+        let (_, stats) = searcher(kind, 1).think(&g, NO_LIMIT, Budget::playouts(50));
+        assert!(stats.playouts <= 50, "{kind:?}: {stats:?}");
+    }
 }
 
 /// Black takes the ko at (2, 1) under `rules`, leaving white to move with
@@ -408,11 +498,17 @@ fn takes_a_ko_retake_that_ends_the_game_won() {
     assert_eq!(ended.end(), Some(End::KoRetake));
     assert!(ended.margin() < 0.0, "white wins by the count");
     assert!(g.margin() > 0.0, "white loses the count without the retake");
-    for seed in 1..=3 {
-        let (mv, stats) = searcher(seed).think(&g, NO_LIMIT, Budget::playouts(2000));
-        assert_eq!(mv, retake, "seed {seed}");
-        // a known win, not a playout estimate: the game ends there
-        assert!(stats.winrate > 0.95, "seed {seed}: {}", stats.winrate);
+    for kind in KINDS {
+        for seed in 1..=3 {
+            let (mv, stats) = searcher(kind, seed).think(&g, NO_LIMIT, budget(kind, 2000));
+            assert_eq!(mv, retake, "{kind:?}, seed {seed}");
+            // a known win, not an estimate: the game ends there
+            assert!(
+                stats.winrate > 0.95,
+                "{kind:?}, seed {seed}: {}",
+                stats.winrate
+            );
+        }
     }
     let standard = after_ko_capture(diagram, Rules::Standard);
     assert!(!standard.is_legal(retake));
@@ -471,5 +567,7 @@ fn a_second_own_pass_ends_a_won_riddles_game() {
     std.play(Move::Pass).unwrap();
     assert!(std.pass_ends());
     assert_eq!(std.margin(), -2.5);
-    assert_ne!(think(&std, None, 500, 1), Move::Pass);
+    for kind in KINDS {
+        assert_ne!(think(kind, &std, None, 500, 1), Move::Pass, "{kind:?}");
+    }
 }

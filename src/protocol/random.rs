@@ -21,12 +21,13 @@ impl RandomPlayer {
 }
 
 impl Think for RandomPlayer {
-    fn think(&mut self, game: &Game, _: Horizon, _: Budget) -> (Move, Stats) {
+    fn think(&mut self, game: &Game, _: Horizon, _: Budget, avoid: &[Point]) -> (Move, Stats) {
         let b = game.board();
         let c = b.to_move();
         let choices: Vec<Point> = b
             .points()
             .filter(|&p| b.at(p) == Cell::Empty && !b.is_eye(c, p) && game.is_legal(Move::Play(p)))
+            .filter(|p| !avoid.contains(p))
             .collect();
         let mv = if choices.is_empty() {
             Move::Pass

@@ -41,7 +41,15 @@ const PONDER_MAX: Duration = Duration::from_secs(60);
 
 /// What the worker runs: the searcher, or a stand-in in tests.
 pub trait Think {
-    fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats);
+    /// A move for `game`, never a point of `avoid` (see
+    /// [`Searcher::think_avoiding`]).
+    fn think(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        budget: Budget,
+        avoid: &[Point],
+    ) -> (Move, Stats);
 
     /// Searches `game` on the opponent's time until `stop` is raised or
     /// `budget` is spent (see [`Searcher::ponder`]). Nothing, by default.
@@ -49,8 +57,14 @@ pub trait Think {
 }
 
 impl Think for Searcher {
-    fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats) {
-        Searcher::think(self, game, horizon, budget)
+    fn think(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        budget: Budget,
+        avoid: &[Point],
+    ) -> (Move, Stats) {
+        Searcher::think_avoiding(self, game, horizon, budget, avoid)
     }
 
     fn ponder(&mut self, game: &Game, horizon: Horizon, budget: Budget, stop: &AtomicBool) {
@@ -69,8 +83,13 @@ struct Job {
 }
 
 enum Kind {
-    /// Choose a move: search until `soft`, unless `hard` has passed.
-    Think { soft: Instant, hard: Instant },
+    /// Choose a move, never one of `avoid`: search until `soft`, unless
+    /// `hard` has passed.
+    Think {
+        soft: Instant,
+        hard: Instant,
+        avoid: Vec<Point>,
+    },
     /// Search until `stop` is raised or `until` passes; choose nothing.
     Ponder {
         stop: Arc<AtomicBool>,
@@ -176,8 +195,8 @@ fn work(make: Maker, jobs: Receiver<Job>, done: Sender<Outcome>) {
             Kind::Think { hard, .. } if Instant::now() >= hard => {
                 Err("the request was already answered".to_string())
             }
-            Kind::Think { soft, .. } => guarded(&mut searcher, &make, |s| {
-                let moved = s.think(game, horizon, Budget::until(soft));
+            Kind::Think { soft, avoid, .. } => guarded(&mut searcher, &make, |s| {
+                let moved = s.think(game, horizon, Budget::until(soft), &avoid);
                 overran = Instant::now().saturating_duration_since(soft);
                 moved
             })
@@ -366,7 +385,7 @@ impl Thinker {
             log::info!("no time to search");
             return (fallback(game, avoid), Duration::ZERO);
         }
-        let (answer, overran) = self.search(game, horizon, soft, hard);
+        let (answer, overran) = self.search(game, horizon, soft, hard, avoid);
         match answer {
             Ok((mv, stats)) => {
                 let refused = mv.point().is_some_and(|p| avoid.contains(&p));
@@ -437,12 +456,14 @@ impl Thinker {
         horizon: Horizon,
         soft: Instant,
         hard: Instant,
+        avoid: &[Point],
     ) -> (Result<(Move, Stats), String>, Duration) {
         let mut w = match self.take_worker() {
             Ok(w) => w,
             Err(why) => return (Err(why), Duration::ZERO),
         };
-        let kind = Kind::Think { soft, hard };
+        let avoid = avoid.to_vec();
+        let kind = Kind::Think { soft, hard, avoid };
         let Some(id) = self.send(&mut w, game, horizon, kind) else {
             return (Err("the search thread is gone".into()), Duration::ZERO);
         };

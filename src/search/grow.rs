@@ -1,6 +1,9 @@
-//! The search loop: simulations on a tree until the budget is spent, a
-//! stop flag is raised, or the best move can no longer change.
+//! The search loops: simulations on a tree until the budget is spent, a
+//! stop flag is raised, or the best move can no longer change; on a value
+//! network also once the best move holds most of the visits
+//! ([`grow_valued`]).
 
+use super::puct::{Puct, Valued};
 use super::rng::Rng;
 use super::tree::{SearchGame, Tree};
 use super::Budget;
@@ -84,26 +87,27 @@ fn should_stop<G: SearchGame>(tree: &Tree<G>, budget: &Budget, done: u64, t0: In
             second = c.playouts;
         }
     }
-    out_of_reach(first - second, done, to_go, budget.playouts)
+    out_of_reach(first - second, done, to_go, budget.playouts, RATE_SAMPLE)
 }
 
 /// Whether a lead of `gap` playouts at the root can no longer change hands:
 /// the playouts still to come, from the `limit` or from the rate so far
 /// over the time to go (`(elapsed, left)`), are fewer than the gap.
-/// The rate counts only the time the `done` playouts took, from
-/// [`RATE_SAMPLE`] of them on: counting the time a big tree took to reuse
-/// made a search look slow and stop after 8 playouts.
+/// The rate counts only the time the `done` playouts took, from `sample`
+/// of them on: counting the time a big tree took to reuse made a search
+/// look slow and stop after 8 playouts.
 fn out_of_reach(
     gap: u32,
     done: u64,
     to_go: Option<(Duration, Duration)>,
     limit: Option<u64>,
+    sample: u64,
 ) -> bool {
     let by_limit = limit.map_or(u64::MAX, |l| l.saturating_sub(done));
     let remaining = match to_go {
         // too few playouts to tell the rate: one slow one (a long ladder, a
         // page fault in a fresh tree) would stop the search
-        Some(_) if done < RATE_SAMPLE => by_limit,
+        Some(_) if done < sample => by_limit,
         Some((elapsed, left)) => {
             let rate = done as f64 / elapsed.as_secs_f64().max(1e-6);
             ((rate * left.as_secs_f64()) as u64).min(by_limit)
@@ -113,10 +117,88 @@ fn out_of_reach(
     gap as u64 > remaining
 }
 
+/// Simulations on the value tree `tree` from `state`, its root, until the
+/// budget is spent, `how.stop` is raised, or (with no stop flag) the best
+/// move is out of reach or sure: holding [`SURE_SHARE`] of the root's
+/// visits once half the time is spent, so the time goes where the search
+/// is unsure (KataGo spends less on obvious moves too). `how.forced` and
+/// `how.focus` as [`grow`]'s. Returns the number run.
+pub fn grow_valued<G: Valued>(
+    tree: &mut Puct,
+    state: &G,
+    budget: &Budget,
+    how: Grow,
+    t0: Instant,
+) -> u64 {
+    let mut sims = 0u64;
+    let limit = budget.playouts.unwrap_or(u64::MAX);
+    while sims < limit {
+        let forced_due = how.forced.filter(|&(action, share)| {
+            tree.children()
+                .iter()
+                .find(|c| c.action == action)
+                .is_some_and(|c| (c.visits as u64) * share < sims)
+        });
+        let first = match how.focus {
+            _ if forced_due.is_some() => forced_due.map(|(a, _)| a),
+            Some(a) if sims.is_multiple_of(2) => Some(a),
+            _ => None,
+        };
+        if tree.simulate(state, first).is_none() {
+            break; // no network for this position: nothing to grow
+        }
+        sims += 1;
+        if let Some(stop) = how.stop {
+            let over = budget.deadline.is_some_and(|d| Instant::now() >= d);
+            if stop.load(Ordering::Relaxed) || over {
+                break;
+            }
+        } else if valued_should_stop(tree, budget, sims, t0) {
+            break;
+        }
+    }
+    sims
+}
+
+/// The share of the root's visits that makes its best move sure.
+pub const SURE_SHARE: f32 = 0.8;
+
+/// [`should_stop`] for the value tree, each simulation (one is a network
+/// evaluation, milliseconds), and [`SURE_SHARE`] past half the time.
+fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> bool {
+    let now = Instant::now();
+    let (mut first, mut second, mut total) = (0u32, 0u32, 0u32);
+    for c in tree.children() {
+        total += c.visits;
+        if c.visits > first {
+            second = first;
+            first = c.visits;
+        } else if c.visits > second {
+            second = c.visits;
+        }
+    }
+    let to_go = match budget.deadline {
+        Some(d) if now >= d => return true,
+        Some(d) => {
+            let (spent, left) = (now.duration_since(t0), d.duration_since(now));
+            if spent >= left && total >= 16 && first as f32 >= SURE_SHARE * total as f32 {
+                return true;
+            }
+            Some((spent, left))
+        }
+        None => None,
+    };
+    out_of_reach(first - second, done, to_go, budget.playouts, VALUED_SAMPLE)
+}
+
 /// Playouts before the rate of a timed search is trusted to stop it early:
 /// the first ones after a long ponder walk a big, cold tree, several times
 /// slower than the rest.
 const RATE_SAMPLE: u64 = 256;
+
+/// The same for the value tree, whose simulations each read the network:
+/// a few tell the rate.
+const VALUED_SAMPLE: u64 = 8;
 
 #[cfg(test)]
 mod tests {
@@ -128,23 +210,54 @@ mod tests {
         // a search that reused a big tree, as logged in a match: 8 playouts
         // in 1 ms, 290 ms to go, a lead of 684 (the whole search once gave
         // up here, counting the 6 ms the reuse took as search time)
-        assert!(!out_of_reach(684, 8, Some((ms(1), ms(290))), None));
-        assert!(!out_of_reach(684, 8, Some((ms(7), ms(290))), None));
+        assert!(!out_of_reach(
+            684,
+            8,
+            Some((ms(1), ms(290))),
+            None,
+            RATE_SAMPLE
+        ));
+        assert!(!out_of_reach(
+            684,
+            8,
+            Some((ms(7), ms(290))),
+            None,
+            RATE_SAMPLE
+        ));
         // with a rate known: 640 playouts in 70 ms, 120 ms to go: ~1 100 more
-        assert!(out_of_reach(1_410, 640, Some((ms(70), ms(120))), None));
-        assert!(!out_of_reach(1_000, 640, Some((ms(70), ms(120))), None));
+        assert!(out_of_reach(
+            1_410,
+            640,
+            Some((ms(70), ms(120))),
+            None,
+            RATE_SAMPLE
+        ));
+        assert!(!out_of_reach(
+            1_000,
+            640,
+            Some((ms(70), ms(120))),
+            None,
+            RATE_SAMPLE
+        ));
         // a playout budget alone, and both: the smaller bound counts
-        assert!(out_of_reach(101, 900, None, Some(1_000)));
-        assert!(!out_of_reach(100, 900, None, Some(1_000)));
+        assert!(out_of_reach(101, 900, None, Some(1_000), RATE_SAMPLE));
+        assert!(!out_of_reach(100, 900, None, Some(1_000), RATE_SAMPLE));
         assert!(out_of_reach(
             101,
             900,
             Some((ms(90), ms(1_000))),
-            Some(1_000)
+            Some(1_000),
+            RATE_SAMPLE
         ));
         // before the rate is trusted, the limit still counts
-        assert!(out_of_reach(60, 50, Some((ms(1), ms(1_000))), Some(100)));
+        assert!(out_of_reach(
+            60,
+            50,
+            Some((ms(1), ms(1_000))),
+            Some(100),
+            RATE_SAMPLE
+        ));
         // no bound at all: never
-        assert!(!out_of_reach(u32::MAX, 5, None, None));
+        assert!(!out_of_reach(u32::MAX, 5, None, None, RATE_SAMPLE));
     }
 }

@@ -3,7 +3,9 @@
 //! clock it knows is the deadline in its [`Budget`]. Each game's knowledge
 //! (priors, playout policy) lives beside it, in [`crate::games`].
 
+pub mod arena;
 pub mod grow;
+pub mod puct;
 pub mod rng;
 pub mod time;
 pub mod tree;

@@ -10,6 +10,7 @@
 //! through [`SearchGame`]; the tree is monomorphized for it, so Go pays
 //! nothing for the genericity.
 
+use super::arena;
 use super::rng::Rng;
 
 /// An action's prior knowledge: `visits` pseudo-visits of which `wins` won.
@@ -207,14 +208,18 @@ impl Node {
     }
 }
 
-#[cfg(test)]
-impl Node {
-    /// A root child with `playouts` real playouts at win rate `value`, for
-    /// tests of the move choice.
-    pub(crate) fn with_counts(action: u16, playouts: u32, value: f32) -> Node {
-        let mut node = Node::new(action, 0, (playouts as f32, playouts as f32 * value));
-        node.playouts = playouts;
-        node
+impl arena::Linked for Node {
+    fn action(&self) -> u16 {
+        self.action
+    }
+    fn children(&self) -> std::ops::Range<u32> {
+        self.child_range()
+    }
+    fn relink(&mut self, first: u32) {
+        self.first_child = first;
+    }
+    fn visits(&self) -> u32 {
+        self.playouts
     }
 }
 
@@ -260,13 +265,7 @@ impl<G: SearchGame> Tree<G> {
 
     /// Nodes reachable from the root.
     pub fn size(&self) -> usize {
-        let mut count = 0;
-        let mut stack = vec![self.root];
-        while let Some(n) = stack.pop() {
-            count += 1;
-            stack.extend(self.child_indices(n));
-        }
-        count
+        arena::size(&self.nodes, self.root)
     }
 
     fn child_indices(&self, n: u32) -> std::ops::Range<u32> {
@@ -500,49 +499,24 @@ impl<G: SearchGame> Tree<G> {
 
     /// Most-visited line from the root.
     pub fn principal_variation(&self, max_len: usize) -> Vec<u16> {
-        self.line_below(self.root, Vec::new(), max_len)
+        arena::line_below(&self.nodes, self.root, Vec::new(), max_len)
     }
 
     /// The most-visited line through the root child `action`, starting
     /// with it (empty if the root has no such child).
     pub fn line_through(&self, action: u16, max_len: usize) -> Vec<u16> {
-        self.child_indices(self.root)
-            .find(|&i| self.nodes[i as usize].action == action)
-            .map_or_else(Vec::new, |n| self.line_below(n, vec![action], max_len))
-    }
-
-    /// `line` followed by the most-visited line below node `n`.
-    fn line_below(&self, mut n: u32, mut line: Vec<u16>, max_len: usize) -> Vec<u16> {
-        while line.len() < max_len {
-            let best = self
-                .child_indices(n)
-                .filter(|&i| self.nodes[i as usize].playouts > 0)
-                .max_by_key(|&i| self.nodes[i as usize].playouts);
-            match best {
-                Some(i) => {
-                    line.push(self.nodes[i as usize].action);
-                    n = i;
-                }
-                None => break,
-            }
-        }
-        line
+        arena::child(&self.nodes, self.root, action).map_or_else(Vec::new, |n| {
+            arena::line_below(&self.nodes, n, vec![action], max_len)
+        })
     }
 
     /// Moves the root down along `actions` (moves played since this tree's
     /// root). Returns false (and leaves the tree unchanged) if a move has no
     /// node. The nodes left behind stay in the arena until [`Tree::compact`].
     pub fn advance(&mut self, actions: &[u16]) -> bool {
-        let mut n = self.root;
-        for &a in actions {
-            let next = self
-                .child_indices(n)
-                .find(|&i| self.nodes[i as usize].action == a);
-            match next {
-                Some(i) => n = i,
-                None => return false,
-            }
-        }
+        let Some(n) = arena::advance(&self.nodes, self.root, actions) else {
+            return false;
+        };
         if n != self.root {
             self.root_margins = Margins::default();
         }
@@ -550,55 +524,12 @@ impl<G: SearchGame> Tree<G> {
         true
     }
 
-    /// Drops the nodes earlier moves left behind: slides the subtree under
-    /// the root to the front of the arena, in place. After a long ponder
-    /// that is a million nodes and tens of milliseconds, so the search on
-    /// our clock leaves it to the ponder that follows (see
-    /// [`Tree::crowded`]).
-    ///
-    /// In place, not into a fresh arena: a full tree is ~100 MB, and a
-    /// second arena beside it could take the bot past the arena's 200 MB.
-    /// A node's descendants all come after it in the arena (children are
-    /// appended when a node is expanded), so one pass in arena order marks
-    /// the subtree, and the marked nodes keep their order: each moves to
-    /// its rank among them, never past a node not yet moved, and the
-    /// root, the first, to index 0.
+    /// Drops the nodes earlier moves left behind ([`arena::compact`]).
+    /// After a long ponder that is a million nodes and tens of
+    /// milliseconds, so the search on our clock leaves it to the ponder
+    /// that follows (see [`Tree::crowded`]).
     pub fn compact(&mut self) {
-        if self.root == 0 {
-            return;
-        }
-        let (root, len) = (self.root as usize, self.nodes.len());
-        let mut kept = vec![0u64; len.div_ceil(64)];
-        kept[root / 64] |= 1 << (root % 64);
-        for i in root..len {
-            if kept[i / 64] >> (i % 64) & 1 == 1 {
-                for c in self.nodes[i].child_range() {
-                    kept[c as usize / 64] |= 1 << (c % 64);
-                }
-            }
-        }
-        // rank of node i among the kept: the kept before its word, then
-        // those before it in its word
-        let mut before = Vec::with_capacity(kept.len());
-        let mut count = 0u32;
-        for w in &kept {
-            before.push(count);
-            count += w.count_ones();
-        }
-        let rank = |i: u32| {
-            let (w, b) = ((i / 64) as usize, i % 64);
-            before[w] + (kept[w] & ((1u64 << b) - 1)).count_ones()
-        };
-        for i in root..len {
-            if kept[i / 64] >> (i % 64) & 1 == 1 {
-                let mut node = self.nodes[i];
-                if node.n_children > 0 {
-                    node.first_child = rank(node.first_child);
-                }
-                self.nodes[rank(i as u32) as usize] = node;
-            }
-        }
-        self.nodes.truncate(count as usize);
+        arena::compact(&mut self.nodes, self.root);
         self.root = 0;
     }
 

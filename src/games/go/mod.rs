@@ -7,6 +7,7 @@
 pub mod action;
 pub mod features;
 pub mod gammas;
+pub mod history;
 pub mod ladder;
 pub mod net;
 pub mod nn;

@@ -209,12 +209,52 @@ pub const PARAMS: &[Param] = &[
         "search on the opponent's time too (true/false)",
         |c, v| c.ponder = v.parse().ok()?
     ),
+    param!(
+        "network",
+        "search on the value network where one reads the board (true/false; false: playouts)",
+        |c, v| c.network = v.parse().ok()?
+    ),
+    param!(
+        "puct.cpuct",
+        "value search: exploration constant",
+        |c, v| c.puct.cpuct = real(v)?
+    ),
+    param!(
+        "puct.cpuct_log",
+        "value search: its growth with the visits, times ln((N + 500) / 500)",
+        |c, v| c.puct.cpuct_log = real(v)?
+    ),
+    param!(
+        "puct.fpu",
+        "value search: first-play urgency reduction below the root",
+        |c, v| c.puct.fpu = real(v)?
+    ),
+    param!(
+        "puct.fpu_root",
+        "value search: first-play urgency reduction at the root",
+        |c, v| c.puct.fpu_root = real(v)?
+    ),
+    param!(
+        "puct.min_prior",
+        "value search: children kept, share of the likeliest move's prior",
+        |c, v| c.puct.min_prior = real(v)?
+    ),
+    param!(
+        "utility.static",
+        "value search: weight of the score term around 0",
+        |c, v| c.score_utility.static_factor = real(v)?
+    ),
+    param!(
+        "utility.dynamic",
+        "value search: weight of the score term around the expected score",
+        |c, v| c.score_utility.dynamic_factor = real(v)?
+    ),
     param!("seed", "seed of the search's random numbers", |c, v| c
         .seed =
         v.parse().ok()?),
     param!(
         "playouts",
-        "at most this many playouts a move (0: what the clock allows)",
+        "at most this many playouts (network evaluations) a move (0: what the clock allows)",
         |c, v| c.playouts = Some(v.parse::<u64>().ok()?).filter(|&n| n > 0)
     ),
 ];
@@ -249,8 +289,7 @@ mod tests {
             let mut c = Config::default();
             let before = format!("{c:?}");
             let value = match p.name {
-                "reuse" => "false",
-                "ponder" => "false",
+                "reuse" | "ponder" | "network" => "false",
                 _ => "7",
             };
             c.set(&format!("{}={value}", p.name)).unwrap();

@@ -1,20 +1,26 @@
-//! The searcher: runs the MC-RAVE tree on a Go game within a budget,
-//! reuses the tree from one move to the next, and decides when to pass.
+//! The searcher: chooses a move for a Go game within a budget, reusing its
+//! tree from one move to the next. Two searches: on a value network
+//! (`searcher/valued.rs`: PUCT, the network read at every leaf) where one
+//! reads the board, else on playouts (`searcher/playouts.rs`: RAVE, the
+//! network's policy a prior at busy nodes). Which one is what the game's
+//! knowledge returns: the root state carries the network's history or not
+//! ([`GoState::history`]).
 //!
 //! Passing is decided on the literal count, because the referee counts the
 //! board as it stands: we pass only when that count wins (the opponent just
 //! passed, or the search itself prefers passing), and never when it loses,
 //! so dead stones get captured and open points filled first.
 
+use super::history::History;
 use super::policy::PolicyConfig;
-use super::priors::{self, PriorConfig};
+use super::priors::PriorConfig;
 use super::state::{to_action, to_move, GoState, PASS};
 use super::Stats;
 use crate::deps::log;
-use crate::go::{Board, Color, Game, Move};
-use crate::search::grow::{grow, Grow};
+use crate::go::{Board, Game, Move, Point};
+use crate::search::puct::{Puct, PuctConfig};
 use crate::search::rng::Rng;
-use crate::search::tree::{Node, SearchGame, Tree, TreeConfig};
+use crate::search::tree::{SearchGame, Tree, TreeConfig};
 use crate::search::{Budget, Horizon};
 use log::debug;
 use std::sync::atomic::AtomicBool;
@@ -26,6 +32,13 @@ pub struct Config {
     pub tree: TreeConfig,
     pub policy: PolicyConfig,
     pub priors: PriorConfig,
+    /// Whether a value network drives the search where one reads the
+    /// board (else playouts do, with its policy a prior).
+    pub network: bool,
+    /// The search on a value network: its exploration and first-play
+    /// urgency, and its utility's share for the score.
+    pub puct: PuctConfig,
+    pub score_utility: ScoreUtility,
     /// Weight of the score margin in playout results (0 = win/loss only).
     pub score_weight: f32,
     /// The margin, in points, that earns the whole score term (0: the
@@ -37,11 +50,37 @@ pub struct Config {
     pub dynamic_komi: f32,
     /// Keep the tree between moves.
     pub reuse: bool,
-    /// At most this many playouts a move, however much time the clock
-    /// allows: fast tuning matches at a fixed strength.
+    /// At most this many playouts (network evaluations, on a value network)
+    /// a move, however much time the clock allows: fast tuning matches at
+    /// a fixed strength.
     pub playouts: Option<u64>,
     /// Search on the opponent's time too (the arena bot and GTP).
     pub ponder: bool,
+}
+
+/// KataGo's score utility: the static term around 0 and the dynamic one
+/// around the score the root expects, pulled toward 0 by `zero_weight`;
+/// scales in board sides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreUtility {
+    pub static_factor: f32,
+    pub dynamic_factor: f32,
+    pub static_scale: f32,
+    pub dynamic_scale: f32,
+    pub zero_weight: f32,
+}
+
+impl Default for ScoreUtility {
+    /// KataGo's GTP defaults.
+    fn default() -> Self {
+        ScoreUtility {
+            static_factor: 0.1,
+            dynamic_factor: 0.3,
+            static_scale: 2.0,
+            dynamic_scale: 0.75,
+            zero_weight: 0.2,
+        }
+    }
 }
 
 impl Default for Config {
@@ -54,6 +93,9 @@ impl Default for Config {
             },
             policy: PolicyConfig::default(),
             priors: PriorConfig::default(),
+            network: true,
+            puct: PuctConfig::default(),
+            score_utility: ScoreUtility::default(),
             score_weight: 0.02,
             score_scale: 0.0,
             dynamic_komi: 1.64,
@@ -77,18 +119,24 @@ pub fn knowledge_at(path: super::net::Path) -> u32 {
     }
 }
 
+/// A tree one search leaves for the next.
+enum Grown {
+    Playouts(Tree<GoState>),
+    Valued(Puct),
+}
+
 /// The tree kept from the last search, with the position at its root.
 struct Kept {
-    tree: Tree<GoState>,
+    tree: Grown,
     board: Board,
     /// The game's move count at the tree's root.
     moves: usize,
-    /// The komi its playouts counted.
+    /// The komi its evaluations counted.
     komi: f32,
 }
 
-/// Chooses moves for a [`Game`] by RAVE-MCTS with Go's knowledge, keeping
-/// the tree from one move to the next.
+/// Chooses moves for a [`Game`] with Go's knowledge, keeping the tree from
+/// one move to the next.
 ///
 /// ```
 /// use tengen::games::go::{Config, Searcher};
@@ -124,47 +172,14 @@ impl Searcher {
         }
     }
 
-    /// What `n` playouts of the search's policy say of `game`'s position,
-    /// from the side to move's view: the share won (a draw half) and the
-    /// mean margin in points, komi counted. The search's only read of a
-    /// position without a tree; `tengen evaluate` compares it with a
-    /// teacher's.
-    pub fn rollouts(&mut self, game: &Game, n: u32) -> (f32, f32) {
-        let root = self.counted_state(game, Horizon { moves_left: None });
-        let mut state = root.clone();
-        let mut amaf = crate::search::tree::Amaf::new(root.actions());
-        let (mut won, mut margin) = (0.0f64, 0.0f64);
-        for _ in 0..n.max(1) {
-            state.clone_from(&root);
-            state.score_weight = 0.0;
-            let black = state.playout(&mut self.rng, &mut amaf);
-            won += f64::from(black);
-            margin += f64::from(state.board.area_margin() as f32 - state.komi);
-        }
-        let n = f64::from(n.max(1));
-        let (won, margin) = ((won / n) as f32, (margin / n) as f32);
-        match game.to_move() {
-            Color::Black => (won, margin),
-            Color::White => (1.0 - won, -margin),
-        }
-    }
-
     /// Forgets the kept tree and the moved komi (a new game).
     pub fn clear(&mut self) {
         self.kept = None;
         self.shift = 0.0;
     }
 
-    /// The search's view of `game`, its playouts counted with the moved
-    /// komi.
-    fn state(&self, game: &Game, horizon: Horizon) -> GoState {
-        let mut state = self.counted_state(game, horizon);
-        state.komi += self.shift;
-        state
-    }
-
-    /// The search's view of `game`, its playouts counted as the game
-    /// counts: for the readings GUIs and tools show.
+    /// The search's view of `game` as the game counts it, with the
+    /// network's history where one reads the board.
     fn counted_state(&self, game: &Game, horizon: Horizon) -> GoState {
         GoState {
             board: game.board().clone(),
@@ -174,158 +189,85 @@ impl Searcher {
                 .moves_left
                 .map_or(u32::MAX, |m| m.min(u32::MAX as usize) as u32),
             passes: game.passes().min(2) as u8,
-            passed: [Color::Black, Color::White].map(|c| game.passed(c)),
+            passed: [crate::go::Color::Black, crate::go::Color::White].map(|c| game.passed(c)),
             over: game.is_over(),
             policy: self.config.policy,
             priors: self.config.priors,
             score_weight: self.config.score_weight,
             score_scale: self.config.score_scale,
+            history: History::of(game).filter(|_| self.config.network),
+            optimism: [0.2, 1.0],
         }
     }
 
-    /// The tree for `game`: the kept one moved down along the moves played
-    /// since (if replaying them on the kept root gives this very board), or
-    /// a new one.
-    fn tree_for(&mut self, game: &Game, state: &GoState) -> Tree<GoState> {
-        if let Some(mut kept) = self.kept.take() {
-            let played = game.moves();
-            let same_count = kept.komi == state.komi;
-            if self.config.reuse
-                && same_count
-                && kept.moves <= played.len()
-                && played.len() - kept.moves <= 4
-            {
-                let since = &played[kept.moves..];
-                let replayed = since.iter().all(|&(_, mv)| kept.board.play(mv).is_ok());
-                if replayed && kept.board == *game.board() {
-                    let actions: Vec<u16> = since.iter().map(|&(_, m)| to_action(m)).collect();
-                    if kept.tree.advance(&actions) {
-                        return kept.tree;
-                    }
-                }
-            }
+    /// The kept tree, moved down along the moves played since (if
+    /// replaying them on the kept root gives this very board and its
+    /// evaluations counted `komi`).
+    fn kept_for(&mut self, game: &Game, komi: f32) -> Option<Grown> {
+        let mut kept = self.kept.take()?;
+        let played = game.moves();
+        if !self.config.reuse
+            || kept.komi != komi
+            || kept.moves > played.len()
+            || played.len() - kept.moves > 4
+        {
+            return None;
         }
-        Tree::new(state, self.config.tree.clone())
+        let since = &played[kept.moves..];
+        let replayed = since.iter().all(|&(_, mv)| kept.board.play(mv).is_ok());
+        if !replayed || kept.board != *game.board() {
+            return None;
+        }
+        let actions: Vec<u16> = since.iter().map(|&(_, m)| to_action(m)).collect();
+        let moved = match &mut kept.tree {
+            Grown::Playouts(t) => t.advance(&actions),
+            Grown::Valued(t) => t.advance(&actions),
+        };
+        moved.then_some(kept.tree)
+    }
+
+    /// Keeps `tree`, whose root is `game`'s position, for the next search.
+    fn keep(&mut self, tree: Grown, game: &Game, komi: f32) {
+        self.kept = Some(Kept {
+            tree,
+            board: game.board().clone(),
+            moves: game.moves().len(),
+            komi,
+        });
     }
 
     /// Chooses a move for the side to move in `game`.
     pub fn think(&mut self, game: &Game, horizon: Horizon, budget: Budget) -> (Move, Stats) {
+        self.think_avoiding(game, horizon, budget, &[])
+    }
+
+    /// [`Searcher::think`], never choosing a point of `avoid` (one a game
+    /// the field tracker keeps would refuse): the next best move instead.
+    pub fn think_avoiding(
+        &mut self,
+        game: &Game,
+        horizon: Horizon,
+        budget: Budget,
+        avoid: &[Point],
+    ) -> (Move, Stats) {
         let t0 = Instant::now();
-        let budget = Budget {
-            playouts: match (budget.playouts, self.config.playouts) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            },
-            ..budget
-        };
-        let me = game.to_move();
-        if game.moves().len() < self.shift_at {
-            self.shift = 0.0; // an undo, or another game
-        }
-        let state = self.state(game, horizon);
-        let literal = literal_margin(game, me);
-        let opponent_passed = other_side_passed(game);
+        let budget = self.capped(budget);
+        let literal = literal_margin(game);
         if game.pass_ends() && literal > 0.0 {
             debug!("passing ends the game and the count wins by {literal}: pass");
-            return (
-                Move::Pass,
-                Stats {
-                    elapsed: t0.elapsed(),
-                    winrate: 1.0,
-                    pv: vec![Move::Pass],
-                    ..Stats::default()
-                },
-            );
-        }
-
-        let root_ok = root_filter(game);
-        let mut tree = self.tree_for(game, &state);
-        if tree.crowded() {
-            tree.compact();
-        }
-        tree.expand_root(&state, &root_ok);
-        let reused = tree.root().playouts as u64;
-        // moving or compacting the kept tree: logged apart, and left out of
-        // the rate the early stop measures
-        let setup = t0.elapsed();
-
-        // Late in the game passing must be measured, not left to the
-        // selection, which never tries it while other moves look as good.
-        // (Not merely when settled: a board of one colour is settled too.)
-        let measure_pass = opponent_passed || state.is_late();
-        let given = tree.knowledge_given;
-        let how = Grow {
-            forced: measure_pass.then_some((PASS, PASS_SHARE)),
-            ..Grow::default()
-        };
-        let playouts = grow(
-            &mut tree,
-            &state,
-            &mut self.rng,
-            &budget,
-            how,
-            Instant::now(),
-        );
-
-        if let Some(late) = budget
-            .deadline
-            .map(|d| Instant::now().saturating_duration_since(d))
-        {
-            if late.as_millis() > 30 {
-                log::warn!(
-                    "the search stopped {} ms after its deadline ({playouts} playouts in {} ms)",
-                    late.as_millis(),
-                    t0.elapsed().as_millis()
-                );
-            }
-        }
-        let mv = self.decide(&tree, game, literal, &root_ok);
-        self.move_komi(&tree, game);
-        let mut stats = self.stats(&tree, mv, playouts, t0);
-        stats.reused = reused;
-        stats.net_evaluations = tree.knowledge_given - given;
-        debug!(
-            "{} playouts ({} reused, {} network evaluations) in {:.0} ms (setup {:.0} ms, {:.0}/s), win {:.1} %, tree {} nodes, pv {}",
-            stats.playouts,
-            stats.reused,
-            stats.net_evaluations,
-            stats.elapsed.as_secs_f64() * 1000.0,
-            setup.as_secs_f64() * 1000.0,
-            stats.playouts as f64 / stats.elapsed.as_secs_f64().max(1e-9),
-            stats.winrate * 100.0,
-            stats.nodes,
-            pv_text(game, &stats.pv)
-        );
-        if log::log_enabled!(log::Level::Debug) {
-            let mut ranked: Vec<_> = tree.children().iter().collect();
-            ranked.sort_by_key(|c| std::cmp::Reverse(c.playouts));
-            let name = |c: &Node| crate::go::coord::to_gtp(game.board(), to_move(c.action));
-            let text: Vec<String> = ranked
-                .iter()
-                .take(5)
-                .map(|c| format!("{} {}/{:.3}", name(c), c.playouts, c.value()))
-                .collect();
-            debug!("top moves (playouts/value): {}", text.join(", "));
-            // every root move, for asking why a move went unexplored
-            let traced = if log::log_enabled!(log::Level::Trace) {
-                &ranked[..]
-            } else {
-                &[]
+            let stats = Stats {
+                elapsed: t0.elapsed(),
+                winrate: 1.0,
+                pv: vec![Move::Pass],
+                ..Stats::default()
             };
-            for c in traced {
-                log::trace!(
-                    "{} playouts {} value {:.3} (visits {:.0} with the prior) amaf {:.3} of {:.0}",
-                    name(c),
-                    c.playouts,
-                    c.value(),
-                    c.visits,
-                    c.amaf_wins / c.amaf_visits.max(1e-3),
-                    c.amaf_visits
-                );
-            }
+            return (Move::Pass, stats);
         }
-        self.keep(tree, game, state.komi);
-        (mv, stats)
+        let state = self.counted_state(game, horizon);
+        if state.history.is_some() {
+            return self.think_valued(game, state, budget, t0, avoid);
+        }
+        self.think_playouts(game, horizon, budget, t0, avoid)
     }
 
     /// Searches `game`, where the opponent is to move after our answer, on
@@ -341,141 +283,47 @@ impl Searcher {
         budget: Budget,
         stop: &AtomicBool,
     ) -> Stats {
-        let t0 = Instant::now();
-        let state = self.state(game, horizon);
+        let state = self.counted_state(game, horizon);
         if state.is_over() {
             return Stats::default();
         }
-        let mut tree = self.tree_for(game, &state);
-        // on the opponent's time: drop what the last two moves left behind
-        tree.compact();
-        tree.expand_root(&state, root_filter(game));
-        let reused = tree.root().playouts as u64;
-        let given = tree.knowledge_given;
-        let measure_pass = other_side_passed(game) || state.is_late();
-        // the tree alone spreads its playouts over the replies it likes for
-        // the opponent; half of them go to the reply the learnt prior (fitted
-        // to GNU Go's moves) expects instead
-        let focus = priors::likeliest(&state.board).map(|p| p.0);
-        let how = Grow {
-            forced: measure_pass.then_some((PASS, PASS_SHARE)),
-            focus,
-            stop: Some(stop),
-        };
-        let playouts = grow(&mut tree, &state, &mut self.rng, &budget, how, t0);
-        let pv: Vec<Move> = tree
-            .principal_variation(12)
-            .into_iter()
-            .map(to_move)
-            .collect();
-        debug!(
-            "pondered {playouts} playouts ({reused} reused, {} network evaluations) in {:.0} ms, tree {} nodes, pv {}, expected {}",
-            tree.knowledge_given - given,
-            t0.elapsed().as_secs_f64() * 1000.0,
-            tree.nodes.len(),
-            pv_text(game, &pv),
-            pv_text(game, &[focus.map_or(Move::Pass, to_move)])
-        );
-        let stats = Stats {
-            playouts,
-            elapsed: t0.elapsed(),
-            nodes: tree.nodes.len(),
-            reused,
-            pv,
-            ..Stats::default()
-        };
-        self.keep(tree, game, state.komi);
-        stats
-    }
-
-    /// Keeps `tree`, whose root is `game`'s position, for the next search.
-    /// `komi`: the one its playouts counted.
-    fn keep(&mut self, tree: Tree<GoState>, game: &Game, komi: f32) {
-        self.kept = Some(Kept {
-            tree,
-            board: game.board().clone(),
-            moves: game.moves().len(),
-            komi,
-        });
-    }
-
-    /// Sets the komi the next searches count with from what this search's
-    /// playouts said of `game`'s margin ([`dynamic_komi`]). A change drops
-    /// the kept tree (its values counted the old komi), so small changes
-    /// wait.
-    fn move_komi(&mut self, tree: &Tree<GoState>, game: &Game) {
-        let margins = tree.root_margin();
-        if self.config.dynamic_komi <= 0.0 || margins.playouts < MARGIN_PLAYOUTS {
-            return;
+        if state.history.is_some() {
+            return self.ponder_valued(game, state, budget, stop);
         }
-        let me = game.to_move().sign();
-        // the playouts counted `shift` more komi against Black than the game
-        let mean = (margins.mean() + self.shift) * me;
-        let spread = margins.spread();
-        let target = dynamic_komi(mean, spread, self.config.dynamic_komi) * me;
-        if (target - self.shift).abs() >= (spread / 4.0).max(1.0) || target == 0.0 {
-            if target != self.shift {
-                debug!(
-                    "playouts' margin {mean:+.1} ± {spread:.1} for us over {} playouts: komi moved by {target:+.1} for Black",
-                    margins.playouts
-                );
-            }
-            self.shift = target;
-            self.shift_at = game.moves().len();
-        }
+        self.ponder_playouts(game, horizon, budget, stop)
     }
 
-    /// The most-visited legal move, under the passing rules ([`choose`]).
-    fn decide(
-        &self,
-        tree: &Tree<GoState>,
-        game: &Game,
-        literal: f32,
-        ok: &dyn Fn(u16) -> bool,
-    ) -> Move {
-        let mut ranked: Vec<_> = tree.children().iter().filter(|c| ok(c.action)).collect();
-        ranked.sort_by(|a, b| {
-            b.playouts
-                .cmp(&a.playouts)
-                .then(b.value().total_cmp(&a.value()))
-        });
-        choose(&ranked, literal, || settled(game))
-    }
-
-    fn stats(&self, tree: &Tree<GoState>, mv: Move, playouts: u64, t0: Instant) -> Stats {
-        let a = to_action(mv);
-        let winrate = tree
-            .children()
-            .iter()
-            .find(|c| c.action == a)
-            .map_or(0.5, |c| c.value());
-        let mut pv = vec![mv];
-        if let Some(child_line) = tree.principal_variation(12).split_first() {
-            if *child_line.0 == a {
-                pv.extend(child_line.1.iter().map(|&x| to_move(x)));
-            }
-        }
-        Stats {
-            playouts,
-            elapsed: t0.elapsed(),
-            winrate,
-            pv,
-            nodes: tree.nodes.len(),
-            ..Stats::default()
+    /// The budget with the configured cap on playouts.
+    fn capped(&self, budget: Budget) -> Budget {
+        Budget {
+            playouts: match (budget.playouts, self.config.playouts) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            ..budget
         }
     }
 }
 
-/// The move among the root's children `ranked` (most playouts first):
-/// the most-visited one, under the passing rules. Pass when the search
-/// prefers it, or when the board is `settled` and no move does better
-/// than passing, but only if the `literal` count (our margin) wins.
+/// A root move as the passing rules see it: its visits and its win rate
+/// for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Candidate {
+    action: u16,
+    visits: u32,
+    value: f32,
+}
+
+/// The move among the root's `ranked` candidates (most visits first): the
+/// most-visited one, under the passing rules. Pass when the search prefers
+/// it, or when the board is `settled` and no move does better than
+/// passing, but only if the `literal` count (our margin) wins.
 ///
 /// Late in the game a share of the playouts is forced through the pass
 /// ([`PASS_SHARE`]), so that it may lead on playouts while the moves split
 /// the rest: then the most-visited move is chosen if it looks clearly
 /// better. (Passing on such a count gave GNU Go free moves in won games.)
-fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Move {
+fn choose(ranked: &[Candidate], literal: f32, settled: impl FnOnce() -> bool) -> Move {
     let Some(best) = ranked.first() else {
         return Move::Pass;
     };
@@ -483,7 +331,7 @@ fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Mov
         let pass_as_good = ranked
             .iter()
             .find(|c| c.action == PASS)
-            .is_some_and(|p| p.value() >= best.value() - SETTLED_TOLERANCE);
+            .is_some_and(|p| p.value >= best.value - SETTLED_TOLERANCE);
         if literal > 0.0 && pass_as_good && settled() {
             debug!("settled and won by {literal}: pass");
             return Move::Pass;
@@ -491,11 +339,10 @@ fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Mov
         return to_move(best.action);
     }
     let play = ranked.iter().find(|c| c.action != PASS);
-    if let Some(c) = play.filter(|c| c.value() > best.value() + SETTLED_TOLERANCE) {
+    if let Some(c) = play.filter(|c| c.value > best.value + SETTLED_TOLERANCE) {
         debug!(
-            "pass leads on playouts at {:.3}, a move is better at {:.3}: no pass",
-            best.value(),
-            c.value()
+            "pass leads at {:.3}, a move is better at {:.3}: no pass",
+            best.value, c.value
         );
         return to_move(c.action);
     }
@@ -513,6 +360,19 @@ fn choose(ranked: &[&Node], literal: f32, settled: impl FnOnce() -> bool) -> Mov
         }
         None => Move::Pass,
     }
+}
+
+/// `candidates` allowed by `ok`, most visits first (the better value breaks
+/// a tie), then the move [`choose`] plays.
+fn decide(
+    mut candidates: Vec<Candidate>,
+    ok: &dyn Fn(u16) -> bool,
+    game: &Game,
+    literal: f32,
+) -> Move {
+    candidates.retain(|c| ok(c.action));
+    candidates.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
+    choose(&candidates, literal, || settled(game))
 }
 
 /// The playouts a search needs before its margins move the komi.
@@ -555,11 +415,15 @@ const PASS_SHARE: u64 = 8;
 const SETTLED_TOLERANCE: f32 = 0.05;
 
 /// The moves the root may hold: the pass and the legal ones (superko
-/// included). Filling an own false eye stays possible: it is how a string
-/// in atari connects (docs/measurements.md, own false eyes). True eyes are
-/// never among the children (`is_sensible`).
-fn root_filter(game: &Game) -> impl Fn(u16) -> bool + '_ {
-    move |a| a == PASS || game.is_legal(to_move(a))
+/// included), but those of `avoid`. Filling an own false eye stays
+/// possible: it is how a string in atari connects (docs/measurements.md,
+/// own false eyes). True eyes are never among the playout tree's children
+/// (`is_sensible`).
+fn root_filter<'a>(game: &'a Game, avoid: &'a [Point]) -> impl Fn(u16) -> bool + 'a {
+    move |a| {
+        a == PASS
+            || (game.is_legal(to_move(a)) && !avoid.iter().any(|p| to_action(Move::Play(*p)) == a))
+    }
 }
 
 /// Whether the last move was a pass by the side not to move now.
@@ -578,9 +442,9 @@ fn settled(game: &Game) -> bool {
 }
 
 /// The literal count that decides the game (the counted komi included)
-/// from `me`'s side.
-fn literal_margin(game: &Game, me: Color) -> f32 {
-    game.margin() * me.sign()
+/// from the side to move's view; passing with it positive wins.
+fn literal_margin(game: &Game) -> f32 {
+    game.margin() * game.to_move().sign()
 }
 
 fn pv_text(game: &Game, pv: &[Move]) -> String {
@@ -591,119 +455,9 @@ fn pv_text(game: &Game, pv: &[Move]) -> String {
 }
 
 mod analysis;
+mod playouts;
+mod valued;
 pub use analysis::{Analysis, MoveInfo, Ownership};
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::go::Point;
-
-    fn child(action: u16, playouts: u32, value: f32) -> Node {
-        Node::with_counts(action, playouts, value)
-    }
-
-    #[test]
-    fn forced_playouts_through_the_pass_do_not_make_it_the_choice() {
-        // counts from a game against GNU Go: the pass led on playouts (a
-        // share of them forced) at 46 %, the moves split the rest at 60-75 %
-        let (pass, p2, s5) = (
-            child(PASS, 330, 0.463),
-            child(40, 135, 0.686),
-            child(50, 125, 0.605),
-        );
-        let ranked = [&pass, &p2, &s5];
-        assert_eq!(choose(&ranked, 3.5, || false), Move::Play(Point(40)));
-        assert_eq!(choose(&ranked, -3.5, || false), Move::Play(Point(40)));
-        // as good as the moves (within the tolerance): pass on a won count,
-        // play on a lost one
-        let close = child(PASS, 330, 0.66);
-        let ranked = [&close, &p2, &s5];
-        assert_eq!(choose(&ranked, 3.5, || false), Move::Pass);
-        assert_eq!(choose(&ranked, -3.5, || false), Move::Play(Point(40)));
-        // nothing but the pass
-        assert_eq!(choose(&[&close], -3.5, || false), Move::Pass);
-    }
-
-    #[test]
-    fn the_komi_moves_only_once_the_game_is_decided() {
-        // within 1.64 spreads of 0: the game's own komi
-        assert_eq!(dynamic_komi(30.0, 20.0, 1.64), 0.0);
-        assert_eq!(dynamic_komi(-30.0, 20.0, 1.64), 0.0);
-        // winning by 40 ± 20: a win is now more than 20
-        assert_eq!(dynamic_komi(40.0, 20.0, 1.64), 20.0);
-        // losing by 40: a win is now losing by less than 40
-        assert_eq!(dynamic_komi(-40.0, 20.0, 1.64), -40.0);
-        // sure, but close: fought for the win
-        assert_eq!(dynamic_komi(-4.0, 1.0, 1.64), 0.0);
-        assert_eq!(dynamic_komi(9.0, 1.0, 1.64), 0.0);
-        assert_eq!(dynamic_komi(11.0, 1.0, 1.64), 10.0);
-        // off, or nothing measured
-        assert_eq!(dynamic_komi(40.0, 20.0, 0.0), 0.0);
-        assert_eq!(dynamic_komi(40.0, 0.0, 1.64), 0.0);
-        assert_eq!(dynamic_komi(f32::NAN, f32::NAN, 1.64), 0.0);
-    }
-
-    /// 9x9, Black some 47 points ahead on the board: with komi -40.5 the
-    /// game is decided, with 40.5 not. The search after a decided one
-    /// counts with the komi moved (a new tree: the kept one counted the
-    /// old), and a close game or `dynamic_komi=0` leaves it.
-    #[test]
-    fn a_decided_search_moves_the_komi_of_the_next() {
-        use crate::go::{Board, Color};
-        let board = Board::from_ascii(
-            ". . . . . . . . .
-             . . . . . . . . .
-             . . . . . . . . .
-             X X X X X X X X X
-             X X X O O O X X X
-             O O O X . X O O O
-             . . . . . . . . .
-             . . . . . . . . .
-             . . . . . . . . .",
-        )
-        .unwrap();
-        let no_limit = Horizon { moves_left: None };
-        for (komi, setting, moves) in [
-            (-40.5, 1.64, true),
-            (40.5, 1.64, false),
-            (-40.5, 0.0, false),
-        ] {
-            let game = Game::from_board(board.clone(), komi);
-            assert_eq!(game.to_move(), Color::Black);
-            let config = Config {
-                ponder: false,
-                dynamic_komi: setting,
-                ..Config::default()
-            };
-            let mut s = Searcher::new(config);
-            s.think(&game, no_limit, Budget::playouts(3000));
-            assert_eq!(
-                s.shift > 0.0,
-                moves,
-                "komi {komi}, setting {setting}: {}",
-                s.shift
-            );
-            let (_, stats) = s.think(&game, no_limit, Budget::playouts(1000));
-            assert_eq!(
-                stats.reused == 0,
-                moves,
-                "a tree of another komi is not reused"
-            );
-            if moves {
-                // a win in about 5 playouts of 6 at the moved komi
-                assert!((0.6..0.95).contains(&stats.winrate), "{}", stats.winrate);
-            }
-        }
-    }
-
-    #[test]
-    fn a_move_leading_on_playouts_is_played_unless_passing_settles_a_won_count() {
-        let (m, pass) = (child(40, 500, 0.70), child(PASS, 100, 0.68));
-        let ranked = [&m, &pass];
-        assert_eq!(choose(&ranked, 3.5, || false), Move::Play(Point(40)));
-        assert_eq!(choose(&ranked, 3.5, || true), Move::Pass);
-        assert_eq!(choose(&ranked, -3.5, || true), Move::Play(Point(40)));
-        let worse = child(PASS, 100, 0.60);
-        assert_eq!(choose(&[&m, &worse], 3.5, || true), Move::Play(Point(40)));
-    }
-}
+mod tests;

@@ -3,6 +3,7 @@
 //! playouts follow the playout policy ([`super::policy`]).
 
 pub use super::action::{to_action, to_move, PASS};
+use super::history::History;
 use super::ladder::ladders;
 use super::net::Net;
 use super::nn::{self, inputs::Position};
@@ -35,12 +36,20 @@ pub struct GoState {
     /// The margin, in points, at which the score term is full (0: the
     /// board's area).
     pub score_scale: f32,
+    /// What a value network reads of the game's past, where one reads
+    /// this board ([`History`]); with it the search is on the network
+    /// (`search/puct.rs`), without it on playouts.
+    pub history: Option<Box<History>>,
+    /// How much of the network's optimistic policy to mix in at the
+    /// search's root and below it (KataGo's 0.2 and 1).
+    pub optimism: [f32; 2],
 }
 
 impl Clone for GoState {
     fn clone(&self) -> Self {
         GoState {
             board: self.board.clone(),
+            history: self.history.clone(),
             ..*self
         }
     }
@@ -61,8 +70,12 @@ impl Clone for GoState {
             priors,
             score_weight,
             score_scale,
+            history,
+            optimism,
         } = src;
         self.board.copy_from(board);
+        self.history.clone_from(history);
+        self.optimism = *optimism;
         (self.komi, self.rules, self.moves_left) = (*komi, *rules, *moves_left);
         (self.passes, self.passed, self.over) = (*passes, *passed, *over);
         (self.policy, self.priors) = (*policy, *priors);
@@ -213,7 +226,11 @@ impl SearchGame for GoState {
 
     #[inline]
     fn play(&mut self, action: u16) {
-        self.play_move(to_move(action));
+        let mv = to_move(action);
+        if let Some(h) = &mut self.history {
+            h.record(&self.board, self.board.to_move(), mv);
+        }
+        self.play_move(mv);
     }
 
     #[inline]
@@ -282,6 +299,8 @@ mod tests {
             priors,
             score_weight: 0.0,
             score_scale: 0.0,
+            history: None,
+            optimism: [0.2, 1.0],
         }
     }
 

@@ -134,6 +134,9 @@ struct Row {
     visits: u32,
     /// For the side to move, 0..1.
     winrate: f32,
+    /// The search's expected lead for the side to move, where it is on a
+    /// value network.
+    lead: Option<f32>,
     prior: f32,
     /// The win rate less 1.96 standard errors of a visits-sized sample.
     lcb: f32,
@@ -141,13 +144,15 @@ struct Row {
 }
 
 /// The root moves with playouts, most visited first, with the policy
-/// network's prior of each (0 for a pass).
+/// network's prior of each (the search's own where it has one, else the
+/// network's; 0 for a pass).
 fn rows(game: &Game, a: &Analysis, policy: &[(Point, f32)]) -> Vec<Row> {
     let b = game.board();
     let name = |m: Move| coord::to_gtp(b, m);
-    let prior = |m: Move| match m {
-        Move::Pass => 0.0,
-        Move::Play(p) => policy.iter().find(|&&(q, _)| q == p).map_or(0.0, |x| x.1),
+    let prior = |m: &crate::games::go::MoveInfo| match (m.prior, m.mv) {
+        (Some(p), _) => p,
+        (None, Move::Pass) => 0.0,
+        (None, Move::Play(p)) => policy.iter().find(|&&(q, _)| q == p).map_or(0.0, |x| x.1),
     };
     a.moves
         .iter()
@@ -160,7 +165,8 @@ fn rows(game: &Game, a: &Analysis, policy: &[(Point, f32)]) -> Vec<Row> {
                 name: name(m.mv),
                 visits: m.visits,
                 winrate: w,
-                prior: prior(m.mv),
+                lead: m.lead,
+                prior: prior(m),
                 lcb: lcb.clamp(0.0, 1.0),
                 pv: pv.join(" "),
             }
@@ -183,9 +189,15 @@ fn kata_info_line(
         .iter()
         .enumerate()
         .map(|(order, r)| {
-            let read = reads.of(r.mv);
-            let score = read.map_or(String::new(), |x| {
-                let (l, sd) = (x.lead, x.stdev);
+            // the search's own values on a value network, else the
+            // network's read of the position after the move
+            let read = match r.lead {
+                Some(_) => None,
+                None => reads.of(r.mv),
+            };
+            let lead = r.lead.or(read.map(|x| x.lead));
+            let sd = read.map_or(0.0, |x| x.stdev);
+            let score = lead.map_or(String::new(), |l| {
                 format!(" scoreMean {l:.2} scoreStdev {sd:.2} scoreLead {l:.2} scoreSelfplay {l:.2}")
             });
             let winrate = read.and_then(|x| x.winrate).unwrap_or(r.winrate);

@@ -6,7 +6,7 @@ use std::time::Duration;
 struct Stub<F>(F);
 
 impl<F: FnMut(&Game) -> Move> Think for Stub<F> {
-    fn think(&mut self, game: &Game, _: Horizon, _: Budget) -> (Move, Stats) {
+    fn think(&mut self, game: &Game, _: Horizon, _: Budget, _: &[Point]) -> (Move, Stats) {
         ((self.0)(game), Stats::default())
     }
 }
@@ -157,7 +157,7 @@ fn forced_moves_skip_the_search() {
 struct Ponderer(Arc<AtomicUsize>);
 
 impl Think for Ponderer {
-    fn think(&mut self, game: &Game, _: Horizon, _: Budget) -> (Move, Stats) {
+    fn think(&mut self, game: &Game, _: Horizon, _: Budget, _: &[Point]) -> (Move, Stats) {
         (Move::Play(game.board().point(2, 6)), Stats::default())
     }
 

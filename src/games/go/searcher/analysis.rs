@@ -4,11 +4,11 @@
 //! the playout policy, or by the network in play (ownership maps, dead
 //! stones, seki).
 
-use super::{root_filter, Searcher};
+use super::{root_filter, Grown, Searcher};
 use crate::games::go::nn;
 use crate::games::go::state::to_move;
 use crate::go::{score, Color, Game, Move};
-use crate::search::grow::{grow, Grow};
+use crate::search::grow::{grow, grow_valued, Grow};
 use crate::search::rng::Rng;
 use crate::search::tree::{Amaf, SearchGame};
 use crate::search::{Budget, Horizon};
@@ -23,6 +23,10 @@ pub struct MoveInfo {
     pub visits: u32,
     /// Its win rate for the side to move, 0..1.
     pub winrate: f32,
+    /// Its expected lead for the side to move and its prior, where the
+    /// search is on a value network.
+    pub lead: Option<f32>,
+    pub prior: Option<f32>,
     /// The most-visited line through it, starting with it.
     pub pv: Vec<Move>,
 }
@@ -47,6 +51,20 @@ pub struct Ownership {
     pub neutral: Vec<f32>,
 }
 
+/// Actions as moves.
+fn line(actions: Vec<u16>) -> Vec<Move> {
+    actions.into_iter().map(to_move).collect()
+}
+
+/// Most visits first, the better win rate breaking ties.
+fn sort(moves: &mut [MoveInfo]) {
+    moves.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
+    });
+}
+
 impl Searcher {
     /// Grows the kept tree for `game` (a fresh one if none fits) until
     /// `until`, and reports its root. The tree is kept, so calling again
@@ -59,17 +77,42 @@ impl Searcher {
     /// reads the same on any host (`tengen evaluate --children`).
     pub fn analyze_within(&mut self, game: &Game, budget: &Budget) -> Analysis {
         let state = self.counted_state(game, Horizon { moves_left: None });
-        let mut tree = self.tree_for(game, &state);
-        if tree.crowded() {
-            tree.compact();
-        }
-        tree.expand_root(&state, root_filter(game));
-        // a stop flag that never rises: run to `until`, no early stop
+        // a stop flag that never rises: run to the budget, no early stop
         let never = AtomicBool::new(false);
         let how = Grow {
             stop: Some(&never),
             ..Grow::default()
         };
+        if state.history.is_some() {
+            let (mut tree, _) = self.valued_tree(game, &state);
+            tree.forbid_at_root(root_filter(game, &[]));
+            if !state.is_over() {
+                grow_valued(&mut tree, &state, budget, how, Instant::now());
+            }
+            let mut moves: Vec<MoveInfo> = tree
+                .children()
+                .iter()
+                .filter(|c| c.visits > 0 && c.prior >= 0.0)
+                .map(|c| MoveInfo {
+                    mv: to_move(c.action),
+                    visits: c.visits,
+                    winrate: c.winrate(),
+                    lead: Some(c.score()),
+                    prior: Some(c.prior),
+                    pv: line(tree.line_through(c.action, 16)),
+                })
+                .collect();
+            sort(&mut moves);
+            let playouts = tree.root().visits as u64;
+            self.keep(Grown::Valued(tree), game, state.komi);
+            return Analysis { moves, playouts };
+        }
+        let state = self.playout_state(game, Horizon { moves_left: None });
+        let mut tree = self.playout_tree(game, &state);
+        if tree.crowded() {
+            tree.compact();
+        }
+        tree.expand_root(&state, root_filter(game, &[]));
         if !state.is_over() {
             grow(
                 &mut tree,
@@ -88,21 +131,41 @@ impl Searcher {
                 mv: to_move(c.action),
                 visits: c.playouts,
                 winrate: c.value(),
-                pv: tree
-                    .line_through(c.action, 16)
-                    .into_iter()
-                    .map(to_move)
-                    .collect(),
+                lead: None,
+                prior: None,
+                pv: line(tree.line_through(c.action, 16)),
             })
             .collect();
-        moves.sort_by(|a, b| {
-            b.visits
-                .cmp(&a.visits)
-                .then(b.winrate.total_cmp(&a.winrate))
-        });
+        sort(&mut moves);
         let playouts = tree.root().playouts as u64;
-        self.keep(tree, game, state.komi);
+        self.keep(Grown::Playouts(tree), game, state.komi);
         Analysis { moves, playouts }
+    }
+
+    /// What `n` playouts of the search's policy say of `game`'s position,
+    /// from the side to move's view: the share won (a draw half) and the
+    /// mean margin in points, komi counted. The search's only read of a
+    /// position without a tree; `tengen evaluate` compares it with a
+    /// teacher's.
+    pub fn rollouts(&mut self, game: &Game, n: u32) -> (f32, f32) {
+        let mut root = self.counted_state(game, Horizon { moves_left: None });
+        root.history = None;
+        let mut state = root.clone();
+        let mut amaf = Amaf::new(root.actions());
+        let (mut won, mut margin) = (0.0f64, 0.0f64);
+        for _ in 0..n.max(1) {
+            state.clone_from(&root);
+            state.score_weight = 0.0;
+            let black = state.playout(&mut self.rng, &mut amaf);
+            won += f64::from(black);
+            margin += f64::from(state.board.area_margin() as f32 - state.komi);
+        }
+        let n = f64::from(n.max(1));
+        let (won, margin) = ((won / n) as f32, (margin / n) as f32);
+        match game.to_move() {
+            Color::Black => (won, margin),
+            Color::White => (1.0 - won, -margin),
+        }
     }
 
     /// Plays `playouts` playouts of the playout policy from `game` and
@@ -110,7 +173,8 @@ impl Searcher {
     /// playouts are seeded from the position, so that `final_score` and
     /// `final_status_list` agree, whichever engine or call asks.
     pub fn ownership(&self, game: &Game, playouts: usize) -> Ownership {
-        let root = self.counted_state(game, Horizon { moves_left: None });
+        let mut root = self.counted_state(game, Horizon { moves_left: None });
+        root.history = None;
         let side = (game.to_move() == Color::White) as u64;
         let mut rng = Rng::new(self.config.seed ^ game.board().hash() ^ side);
         let b = game.board();
