@@ -228,8 +228,8 @@ fn every_command_answers_help() {
         "validate",
         "bench",
         "learn",
-        "planes",
         "evaluate",
+        "model",
         "atari-go",
         "clobber",
         "random-bot",
@@ -276,51 +276,37 @@ fn bench_reports_playouts_per_second() {
     assert!(out.contains("search_playouts_per_second: "), "{out}");
 }
 
-/// `bench --net-file` times a weight file without a rebuild: the built-in
-/// file gives the built-in network's answers; a bad file is refused.
+/// `bench --net` times the built-in network, `--model` a KataGo file
+/// without a rebuild; a bad file is refused with its name.
 #[test]
 fn bench_times_a_network_from_its_file() {
-    let builtin = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/go/net/policy.net");
+    let tiny = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/katago/tiny-v8.bin");
     let args = ["bench", "--playouts", "2", "--seconds", "0.01"];
-    let from_file = ok(&[&args[..], &["--net-file", builtin]].concat(), "");
     let built_in = ok(&[&args[..], &["--net"]].concat(), "");
-    let checksum = |out: &str| {
-        out.lines()
-            .find(|l| l.starts_with("checksum: "))
-            .unwrap_or_else(|| panic!("{out}"))
-            .to_string()
-    };
-    assert_eq!(checksum(&from_file), checksum(&built_in));
-    let pooled = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/games/go/net/tiny-pooled/policy.net"
-    );
-    let other = ok(&[&args[..], &["--net-file", pooled]].concat(), "");
-    assert!(other.contains("ms_per_evaluation: "), "{other}");
-    assert_ne!(other.lines().next(), from_file.lines().next(), "{other}");
-    let e = fails(
-        &[&args[..], &["--net-file", "/nonexistent.net"]].concat(),
-        "",
-    );
-    assert!(e.contains("/nonexistent.net"), "{e}");
-    let e = fails(&[&args[..], &["--net-file", "Cargo.toml"]].concat(), "");
-    assert!(e.contains("expected a TGPOLNN5"), "{e}");
+    assert!(built_in.starts_with("g170-b6c96"), "{built_in}");
+    assert!(built_in.contains("ms_per_evaluation_float: "), "{built_in}");
+    let other = ok(&[&args[..], &["--model", tiny]].concat(), "");
+    assert!(other.contains("ms_per_evaluation_float: "), "{other}");
+    assert_ne!(other.lines().next(), built_in.lines().next(), "{other}");
+    let e = fails(&[&args[..], &["--model", "/nonexistent.bin"]].concat(), "");
+    assert!(e.contains("/nonexistent.bin"), "{e}");
+    let e = fails(&[&args[..], &["--model", "Cargo.toml"]].concat(), "");
+    assert!(e.contains("Cargo.toml"), "{e}");
 }
 
-/// `bench --search --net-file` searches with that network as the prior,
-/// and the bot refuses a network file it cannot use rather than play on
-/// with the built-in one.
+/// `bench --search --model` searches with that network, and the bot
+/// refuses a network file it cannot use rather than play on with the
+/// built-in one.
 #[test]
 fn the_search_and_the_bot_take_a_network_file() {
-    let pooled = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/games/go/net/tiny-pooled/policy.net"
-    );
+    let tiny = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/katago/tiny-v8.bin");
     let args = [
         "bench",
         "--search",
+        "--size",
+        "9",
         "--playouts",
-        "300",
+        "50",
         "--seconds",
         "0.01",
     ];
@@ -332,12 +318,12 @@ fn the_search_and_the_bot_take_a_network_file() {
             .to_string()
     };
     let built_in = checksum(ok(&args, ""));
-    let other = checksum(ok(&[&args[..], &["--net-file", pooled]].concat(), ""));
+    let other = checksum(ok(&[&args[..], &["--model", tiny]].concat(), ""));
     assert_ne!(built_in, other);
-    let e = fails(&["bot", "--net-file", "/nonexistent.net"], FIRST_MOVE_9X9);
-    assert!(e.contains("/nonexistent.net"), "{e}");
-    let e = fails(&["bot", "--net-file", "Cargo.toml"], FIRST_MOVE_9X9);
-    assert!(e.contains("expected a TGPOLNN5"), "{e}");
+    let e = fails(&["bot", "--model", "/nonexistent.bin"], FIRST_MOVE_9X9);
+    assert!(e.contains("/nonexistent.bin"), "{e}");
+    let e = fails(&["bot", "--model", "Cargo.toml"], FIRST_MOVE_9X9);
+    assert!(e.contains("Cargo.toml"), "{e}");
 }
 
 #[test]
@@ -357,11 +343,20 @@ const FIRST_MOVE_9X9: &str = "settings your_botid 1\nsettings field_width 9\nset
                  action move 10000\n";
 
 /// At a fixed playout count the search decides alike each time: the
-/// arena's per-game seed is what makes a tuning match's games differ.
+/// arena's per-game seed is what makes a tuning match's games differ (the
+/// playouts' here; the network's symmetries on the value search).
 #[test]
 fn the_bot_takes_its_seed_from_the_arena() {
     let answer = |seed: &str| {
-        let args = ["bot", "--set", "playouts=100"];
+        let args = [
+            "bot",
+            "--set",
+            "playouts=100",
+            "--set",
+            "network=false",
+            "--set",
+            "priors.net=0",
+        ];
         let r = tengen_with_env(&args, FIRST_MOVE_9X9, &[("TENGEN_ARENA_SEED", seed)]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         r.stdout

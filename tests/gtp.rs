@@ -284,25 +284,21 @@ fn the_policy_network_shows_its_likeliest_moves() {
     assert_eq!(e.ok("known_command tengen-policy"), "true");
 }
 
-/// `--net-file` puts another network in play: the policy shown is that
-/// file's, not the built-in network's.
+/// `--model` puts another network in play: the policy shown is that
+/// file's, not the built-in network's; a file it cannot read ends it.
 #[test]
 fn a_network_file_replaces_the_built_in_policy() {
-    let pooled = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/games/go/net/tiny-pooled/policy.net"
-    );
-    let builtin = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/go/net/policy.net");
+    let tiny = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/katago/tiny-v8.bin");
     let policy = |args: &[&str]| {
         let mut e = Engine::start(&[&["--seconds", "0.03"], args].concat());
         e.ok("play b D4");
         e.ok("tengen-policy 5")
     };
     let default = policy(&[]);
-    assert_eq!(policy(&["--net-file", builtin]), default);
-    assert_ne!(policy(&["--net-file", pooled]), default);
+    assert_eq!(policy(&[]), default);
+    assert_ne!(policy(&["--model", tiny]), default);
     assert_eq!(
-        Engine::start(&["--net-file", "/nonexistent.net"]).exit_code(),
+        Engine::start(&["--model", "/nonexistent.bin"]).exit_code(),
         Some(1)
     );
 }

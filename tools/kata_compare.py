@@ -58,8 +58,14 @@ class Engine:
                                   stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def ask(self, line):
+        self.send(line)
+        return self.answer(line)
+
+    def send(self, line):
         self.p.stdin.write(line + "\n")
         self.p.stdin.flush()
+
+    def answer(self, line):
         lines = []
         while True:
             out = self.p.stdout.readline()
@@ -179,7 +185,10 @@ def ask_both(a, b, size, moves, where, args, rng, stats, jsonl, fixture):
     and written where asked."""
     sym = rng.randrange(8) if args.symmetry == "random" else int(args.symmetry)
     q = f"kata-raw-nn {sym} {args.optimism:g}"
-    ra, rb = a.ask(q), b.ask(q)
+    # both engines at work at once: each on its own core
+    a.send(q)
+    b.send(q)
+    ra, rb = a.answer(q), b.answer(q)
     pa, pb = parse_raw(ra, size), parse_raw(rb, size)
     compare(stats, pa, pb)
     if jsonl:

@@ -4,7 +4,6 @@
 //! mid-game positions with `--positions`.
 
 use super::{no_more_args, parse_flag, search_config, take_switch, ToolError};
-use crate::games::go::net::Net;
 use crate::games::go::playout::{light_playout, uniform_move};
 use crate::go::{Board, Move};
 use crate::search::rng::Rng;
@@ -12,19 +11,16 @@ use std::time::{Duration, Instant};
 
 pub const USAGE: &str = "\
 usage: tengen bench [--seconds S | --playouts N] [--size N] [--seed N] [--positions]
-       tengen bench --search [--seconds S | --playouts N] [--set NAME=VALUE]...
-       tengen bench --net [--net-file FILE | --model FILE] [--seconds S]
-       tengen bench --net [--net-file FILE] (--agree | --calibrate) FILE [--limit N]
+       tengen bench --search [--seconds S | --playouts N] [--model FILE] [--set NAME=VALUE]...
+       tengen bench --net [--model FILE] [--seconds S | --playouts N]
   One thread, S seconds (default 5) or N playouts. The first form plays
   light playouts (uniform, no eye filling) from the empty board, or from
   fixed mid-game positions with --positions. --search runs the bot's
   searches, one after another, and counts their playouts and network
-  evaluations. --net times one network evaluation on each inference
-  path (a KataGo network's with --model: inputs, network and outputs),
-  and the reading of the file; with --agree it compares the 8-bit
-  paths with float on FILE's positions (lines of tools/teacher/
-  to_planes.py, uncompressed), with --calibrate it prints their
-  calibration table (src/games/go/net/calibration.txt) from them.";
+  evaluations. --net times one evaluation (inputs, network, outputs) of
+  the built-in network, or of FILE's, on each inference path this CPU
+  runs, the paths taking turns a position at a time (N: evaluations a
+  path), and the reading of the network.";
 
 pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     if args.iter().any(|a| a == "--help") {
@@ -43,13 +39,9 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let positions = take_switch(&mut args, "--positions");
     let search = take_switch(&mut args, "--search");
-    let net_switch = take_switch(&mut args, "--net");
-    // a file alone asks for the network bench, as --net does
-    let net = (super::install_net_file(&mut args)? && !search) || net_switch;
     let model: Option<String> = super::take_flag(&mut args, "--model")?;
-    let agree: Option<String> = parse_flag(&mut args, "--agree")?;
-    let calibrate: Option<String> = parse_flag(&mut args, "--calibrate")?;
-    let limit: Option<usize> = parse_flag(&mut args, "--limit")?;
+    // a file alone asks for the network bench, as --net does
+    let net = take_switch(&mut args, "--net");
     let seed: u64 = parse_flag(&mut args, "--seed")?.unwrap_or(1);
     let count: Option<u64> = parse_flag(&mut args, "--playouts")?;
     let sets = args.iter().any(|a| a == "--set" || a.starts_with("--set="));
@@ -74,46 +66,30 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     }
     let config = search_config(&mut args)?;
     no_more_args(&args)?;
-    if search && net_switch {
+    if search && net {
         return Err(ToolError::usage(
             "--search and --net are two benches: pick one",
         ));
     }
     if search {
+        // --model: the searches' network
+        if let Some(path) = model {
+            crate::games::go::nn::install(super::model::load(&path)?).map_err(ToolError::input)?;
+        }
         return Ok(search_bench(size, seconds, count, seed, config));
     }
-    if let Some(path) = calibrate {
-        if agree.is_some() {
-            return Err(ToolError::usage("--calibrate and --agree: one at a time"));
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| ToolError::input(format!("--calibrate {path}: {e}")))?;
-        return super::agree::calibrate(Net::active(), &text, limit.unwrap_or(usize::MAX));
-    }
-    if let Some(path) = agree {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| ToolError::input(format!("--agree {path}: {e}")))?;
-        return super::agree::run(Net::active(), &text, limit.unwrap_or(usize::MAX));
-    }
-    if limit.is_some() {
-        return Err(ToolError::usage(
-            "--limit counts the positions of --agree or --calibrate",
-        ));
-    }
-    if let Some(path) = model {
+    if net || model.is_some() {
+        // the start-up cost too: reading (and decoding) the network
         let t = Instant::now();
-        let net = super::model::load(&path)?;
+        let net = match model {
+            Some(path) => super::model::load(&path)?,
+            None => {
+                crate::games::go::nn::Network::from_bytes(crate::games::go::nn::builtin::BUILTIN)
+                    .map_err(ToolError::input)?
+            }
+        };
         let read = t.elapsed().as_secs_f64();
         let out = kata_bench(net, size, seconds, count, seed);
-        return Ok(format!("{out}read_ms: {:.1}\n", 1e3 * read));
-    }
-    if net {
-        // the start-up cost: reading (decoding) the built-in network, unless
-        // --net-file put one in play before
-        let t = Instant::now();
-        let net = Net::active();
-        let read = t.elapsed().as_secs_f64();
-        let out = net_bench(net, size, seconds, count, seed);
         return Ok(format!("{out}read_ms: {:.1}\n", 1e3 * read));
     }
     let starts = if positions {
@@ -207,97 +183,7 @@ pub fn midgame_positions(size: usize, seed: u64) -> Vec<Board> {
     out
 }
 
-/// Policy network evaluations (planes, convolutions, softmax) of the
-/// empty board and the mid-game positions in turn until `seconds` have
-/// passed, or `count` of them; at least one of each. Shows the network's
-/// likeliest moves for each position and a checksum of its choices.
-fn net_bench(net: &Net, size: usize, seconds: f64, count: Option<u64>, seed: u64) -> String {
-    let mut starts = vec![Board::new(size, size)];
-    starts.extend(midgame_positions(size, seed));
-    let mut out = format!(
-        "policy network, {size}x{size}, one thread, {:.1} M multiply-adds an evaluation\n",
-        net.macs(size, size) as f64 / 1e6
-    );
-    let mut checksum = 0u64;
-    let (mut evals, mut slowest) = (0u64, 0f64);
-    let limit = count.unwrap_or(u64::MAX).max(starts.len() as u64);
-    let t0 = Instant::now();
-    while evals < limit && (evals < starts.len() as u64 || t0.elapsed().as_secs_f64() < seconds) {
-        let b = &starts[evals as usize % starts.len()];
-        let t = Instant::now();
-        let top = net.likeliest(b, 3);
-        slowest = slowest.max(t.elapsed().as_secs_f64());
-        if evals < starts.len() as u64 {
-            let first = top.first().map_or(0, |m| m.0 .0 as u64 + 1);
-            let top: Vec<String> = top
-                .iter()
-                .map(|(p, prob)| {
-                    format!(
-                        "{} {:.1} %",
-                        crate::go::coord::to_gtp(b, Move::Play(*p)),
-                        100.0 * prob
-                    )
-                })
-                .collect();
-            out.push_str(&format!("position {evals}: {}\n", top.join(", ")));
-            checksum = checksum.wrapping_mul(1_000_003).wrapping_add(first);
-        }
-        evals += 1;
-    }
-    let secs = t0.elapsed().as_secs_f64();
-    out.push_str(&format!(
-        "path: {}\nevaluations: {evals}\nchecksum: {checksum}\nseconds: {secs:.3}\nslowest_ms: {:.2}\nms_per_evaluation: {:.2}\n",
-        net.path(),
-        1e3 * slowest,
-        1e3 * secs / evals as f64
-    ));
-    out.push_str(&paths_bench(net, &starts, seconds, count));
-    out
-}
-
-/// The time an evaluation (planes and convolutions) takes by each path
-/// this CPU runs, on `starts` in turn: the paths take turns a position at
-/// a time, so that a busy machine slows them alike. `seconds` in all, or
-/// `count` evaluations a path; at least one round.
-fn paths_bench(net: &Net, starts: &[Board], seconds: f64, count: Option<u64>) -> String {
-    use crate::games::go::net::Path;
-    use crate::games::go::planes;
-    // the 8-bit reference takes seconds: it is for tests
-    let paths: Vec<Path> = Path::ALL
-        .into_iter()
-        .filter(|&p| p.runs_here() && p != Path::Int8Scalar)
-        .collect();
-    let mut spent = vec![0f64; paths.len()];
-    let mut rounds = 0u64;
-    // the first 8-bit evaluation calibrates: not timed
-    let warm = planes::encode(&starts[0]);
-    for &p in &paths {
-        net.logits_by(p, &warm, starts[0].width(), starts[0].height());
-    }
-    let t0 = Instant::now();
-    while rounds < count.unwrap_or(u64::MAX).max(1)
-        && (rounds == 0 || (count.is_some() || t0.elapsed().as_secs_f64() < seconds))
-    {
-        let b = &starts[rounds as usize % starts.len()];
-        for (k, &p) in paths.iter().enumerate() {
-            let t = Instant::now();
-            let logits = net.logits_by(p, &planes::encode(b), b.width(), b.height());
-            std::hint::black_box(logits);
-            spent[k] += t.elapsed().as_secs_f64();
-        }
-        rounds += 1;
-    }
-    let mut out = format!("paths, {rounds} evaluations each, taking turns:\n");
-    for (p, s) in paths.iter().zip(&spent) {
-        out.push_str(&format!(
-            "ms_per_evaluation_{p}: {:.2}\n",
-            1e3 * s / rounds as f64
-        ));
-    }
-    out
-}
-
-/// A KataGo network's evaluations (inputs, network, outputs) of the empty
+/// A network's evaluations (inputs, network, outputs) of the empty
 /// board and the mid-game positions, on each path this CPU runs, taking
 /// turns a position at a time so that a busy machine slows them alike:
 /// `seconds` in all, or `count` evaluations a path; at least one round.
@@ -363,8 +249,9 @@ fn kata_bench(
     out
 }
 
-/// Full searches (tree, priors, policy, RAVE) from the empty board and the
-/// mid-game positions in turn, `count` playouts each (default 4000), until
+/// Full searches (the network at every leaf; with `network=false`, RAVE
+/// and playouts) from the empty board and the mid-game positions in
+/// turn, `count` playouts (visits) each (default 4000), until
 /// `seconds` have passed; at least one search from each position. `config`
 /// carries the parameters set with `--set` (see `tengen bot --help`).
 fn search_bench(

@@ -2,9 +2,7 @@
 //! move sequences, to hold beside a teacher's win rate and score lead
 //! (`tools/value_check.py` does, on the held-out teacher positions).
 
-use super::planes::replay;
-use super::{install_net_file, no_more_args, parse_flag, search_config, take_switch, ToolError};
-use crate::games::go::net::Net;
+use super::{no_more_args, parse_flag, search_config, take_switch, ToolError};
 use crate::games::go::nn;
 use crate::games::go::Searcher;
 use crate::go::coord::sgf_point;
@@ -14,20 +12,17 @@ use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
 usage: tengen evaluate [--playouts N] [--komi K] [--size N]
-                       [--net] [--net-file FILE] [--model FILE] [--children C]
+                       [--net] [--model FILE] [--children C]
                        [--set NAME=VALUE]... < POSITIONS
   Each input line is MOVES, then optionally a space and a label, MOVES
-  as for tengen planes (two SGF letters a move, '..' a pass, black
-  first). Each output line is the position's value for the side to move
+  two SGF letters a move ('..' a pass, black first). Each output line is the position's value for the side to move
   by N playouts (default 3000, about what one search of the arena clock
   plays) of the search's playout policy: the share won (0..1, a draw
   half) and the mean margin in points (komi K, default 7.5, counted),
   then the label unchanged. --net: then the network's winning chance and
-  lead for the side to move, before the label: a KataGo network's (of
-  --model, which implies --net; any board size, the moves' history
-  read), else the built-in one's value head (of --net-file, else the
-  built-in one; it must have a value head; 19x19 only); --playouts 0
-  with it leaves the playouts out.
+  lead for the side to move, before the label: the built-in network's
+  or, with --model (which implies --net), FILE's; any board size, the
+  moves' history read; --playouts 0 with it leaves the playouts out.
   --children C: instead, a search of N playouts (the bot's tree, priors
   and network) and its C most visited root moves, each as
   MOVE:PLAYOUTS:WINRATE, with --net then :WIN:LEAD, the network's read
@@ -41,10 +36,7 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     let playouts: u32 = parse_flag(&mut args, "--playouts")?.unwrap_or(3000);
     let komi: f32 = parse_flag(&mut args, "--komi")?.unwrap_or(7.5);
     let size: usize = parse_flag(&mut args, "--size")?.unwrap_or(19);
-    let net = install_net_file(&mut args)?
-        | super::model::install(&mut args)?
-        | take_switch(&mut args, "--net");
-    let kata = nn::active().is_some();
+    let net = super::model::install(&mut args)? | take_switch(&mut args, "--net");
     let children: Option<usize> = parse_flag(&mut args, "--children")?;
     let config = search_config(&mut args)?;
     no_more_args(&args)?;
@@ -53,12 +45,11 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
             "--playouts must be positive (or 0 with --net alone), --komi finite",
         ));
     }
-    if net && !kata && size != 19 {
-        // the network reads 19x19 planes: on another board its value means nothing
-        return Err(ToolError::usage("--net reads 19x19 boards only"));
-    }
-    if net && !kata && !Net::active().has_value() {
-        return Err(ToolError::input("the network has no value head"));
+    if !(2..=crate::go::MAX_SIZE).contains(&size) {
+        return Err(ToolError::usage(format!(
+            "--size: 2 to {}",
+            crate::go::MAX_SIZE
+        )));
     }
     let mut searcher = Searcher::new(config);
     let mut out = String::new();
@@ -78,7 +69,7 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
             let (win, margin) = searcher.rollouts(&game, playouts);
             fields.push(format!("{win:.4} {margin:.2}"));
         }
-        if let Some((win, lead)) = net.then(|| read(&game)).flatten() {
+        if let Some((win, lead)) = net.then(|| read(&game)) {
             fields.push(format!("{win:.4} {lead:.2}"));
         }
         let _ = write!(out, "{}", fields.join(" "));
@@ -91,33 +82,32 @@ pub fn run(mut args: Vec<String>, input: &str) -> Result<String, ToolError> {
     Ok(out)
 }
 
-/// `moves` (as [`replay`] reads them) played from the empty board as a
-/// game, its history kept for a network to read.
+/// `moves` (two SGF letters a move, `..` a pass) played from the empty
+/// board as a game, its history kept for the network to read.
 fn replay_game(size: usize, komi: f32, moves: &str) -> Result<Game, String> {
-    replay(size, moves)?;
+    if !moves.len().is_multiple_of(2) {
+        return Err(format!("{moves:?}: not two letters a move"));
+    }
     let mut game = Game::new(size, size, komi);
     for pair in moves.as_bytes().chunks(2) {
         let mv = match crate::go::sgf::point(pair) {
+            Some((x, y)) if x >= size || y >= size => {
+                return Err(format!("{moves:?}: a move off the {size}x{size} board"))
+            }
             Some((x, y)) => Move::Play(game.board().point(x, y)),
-            None => Move::Pass,
+            None if pair == b".." => Move::Pass,
+            None => return Err(format!("{moves:?}: not two letters a move")),
         };
         game.play(mv).map_err(|e| e.to_string())?;
     }
     Ok(game)
 }
 
-/// The network's winning chance and lead for the side to move: the
-/// KataGo network's if one is in play, else the built-in value head's.
-fn read(game: &Game) -> Option<(f32, f32)> {
-    if let Some(net) = nn::active() {
-        let e = net.evaluate(&nn::position(game), 0.0);
-        let pla = game.to_move();
-        return Some((e.winrate(pla), e.lead(pla)));
-    }
-    Net::active()
-        .evaluate(game.board())
-        .1
-        .map(|v| (v.win, v.lead))
+/// The network's winning chance and lead for the side to move.
+fn read(game: &Game) -> (f32, f32) {
+    let e = nn::active().evaluate(&nn::position(game), 0.0);
+    let pla = game.to_move();
+    (e.winrate(pla), e.lead(pla))
 }
 
 /// The `c` most visited root moves of a search of `playouts` on `game`,
@@ -140,9 +130,8 @@ fn ranked(searcher: &mut Searcher, game: &Game, playouts: u32, c: usize, net: bo
             let mut after = game.clone();
             if net && after.play(m.mv).is_ok() {
                 // the network reads for the side to move after the move
-                if let Some((win, lead)) = read(&after) {
-                    let _ = write!(text, ":{:.4}:{:.2}", 1.0 - win, -lead);
-                }
+                let (win, lead) = read(&after);
+                let _ = write!(text, ":{:.4}:{:.2}", 1.0 - win, -lead);
             }
             text
         })
@@ -182,13 +171,17 @@ mod tests {
         assert!(bw > 0.7 && bm > 0.0, "{out}");
         assert!(ww < 0.4 && wm < 0.0, "{out}");
         assert!(run(vec!["--playouts".into(), "0".into()], "").is_err());
-        // the built-in network has no value head yet: a clear error
-        if !Net::active().has_value() {
-            assert!(run(vec!["--net".into()], "").is_err());
-        }
         assert!(run(vec![], "zz\n").is_err());
+        assert!(run(vec![], "dd.\n").is_err());
+        // the network reads any board: black's win and lead from it too
         let small_net = vec!["--size".into(), "5".into(), "--net".into()];
-        assert!(run(small_net, &format!("{rows} black\n")).is_err());
+        let out = run(small_net, &format!("{rows} black\n")).unwrap();
+        let f: Vec<f32> = out
+            .split_whitespace()
+            .take(4)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert!(f[2] > 0.7 && f[3] > 0.0, "{out}");
     }
 
     /// Three white stones on the edge of a 5x5 board have one liberty and

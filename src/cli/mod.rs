@@ -4,17 +4,14 @@
 //! stderr and a non-zero exit. The bot, GTP and the arena get a ready
 //! configuration from here.
 
-pub mod agree;
 pub mod arena;
 pub mod bench;
 pub mod evaluate;
 pub mod learn;
 pub mod model;
-pub mod planes;
 pub mod score;
 pub mod validate;
 
-use crate::deps::log;
 use crate::games::go::{Config, PARAMS};
 use std::io::Read;
 use std::time::Duration;
@@ -24,20 +21,20 @@ tengen: a Go bot for the TheAIGames / Riddles.io arena
 
 usage:
   tengen                 the arena bot: reads the engine's lines on stdin
-  tengen bot [--set NAME=VALUE]... [--net-file FILE]
+  tengen bot [--set NAME=VALUE]... [--model FILE]
                          the arena bot with search parameters changed
-                         (tengen bot --help lists them), or with the
-                         policy network of a weight file
+                         (tengen bot --help lists them), or with a
+                         KataGo network (.bin.gz) instead of the built-in
   tengen score [--komi K]
                          Tromp-Taylor count of an X/O/- diagram on stdin
   tengen validate        play moves on a position from stdin (see README)
   tengen bench [--seconds S] [--positions] [--size N] [--seed N]
                [--search [--playouts N] [--set NAME=VALUE]...]
-               [--net] [--net-file FILE] [--agree|--calibrate FILE [--limit N]]
+               [--net [--model FILE]]
                          playouts per second, one thread; --net: ms a
                          network evaluation on each path (tengen bench
                          --help)
-  tengen gtp [--seconds S] [--set NAME=VALUE]... [--net-file FILE]
+  tengen gtp [--seconds S] [--set NAME=VALUE]... [--model FILE]
                          a GTP engine on stdin/stdout (S: seconds a move
                          when the controller sets no time)
   tengen model FILE [--code OUT [--steps N]]
@@ -46,9 +43,6 @@ usage:
   tengen learn [--player NAME] [--teacher] [--out FILE] SGF...
                          fit the learnt prior's move weights to game
                          records (tengen learn --help)
-  tengen planes [--size N] [--skip-bad] < POSITIONS
-                         a policy network's input planes for move
-                         sequences (tengen planes --help)
   tengen evaluate [--playouts N] [--net] [--children C] < POSITIONS
                          the playouts' (the value head's) win rate and
                          margin for move sequences, or the search's
@@ -113,9 +107,7 @@ fn entry(command: &str) -> Option<String> {
 fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
     // the commands without a --help of their own answer with their entry
     // here, before any of them waits for stdin
-    const OWN_HELP: [&str; 7] = [
-        "bench", "learn", "planes", "evaluate", "bot", "arena", "model",
-    ];
+    const OWN_HELP: [&str; 6] = ["bench", "learn", "evaluate", "bot", "arena", "model"];
     if args.iter().any(|a| a == "--help") && !OWN_HELP.contains(&command) {
         if let Some(text) = entry(command) {
             return Ok(text);
@@ -126,12 +118,10 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         "validate" => validate::run(args, &read_stdin()?),
         "bench" => bench::run(args),
         "learn" => learn::run(args),
-        "planes" => planes::run(args, &read_stdin()?),
         "evaluate" => evaluate::run(args, &read_stdin()?),
         "model" => model::run(args),
         "bot" if args.iter().any(|a| a == "--help") => Ok(params_help()),
         "bot" => {
-            install_net_file(&mut args)?;
             model::install(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
@@ -139,7 +129,6 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
         }
         "gtp" => {
             let secs: f64 = parse_flag(&mut args, "--seconds")?.unwrap_or(1.0);
-            install_net_file(&mut args)?;
             model::install(&mut args)?;
             let config = search_config(&mut args)?;
             no_more_args(&args)?;
@@ -231,23 +220,6 @@ pub fn search_config(args: &mut Vec<String>) -> Result<Config, ToolError> {
             .map_err(|e| ToolError::usage(format!("--set {e}")))?;
     }
     Ok(config)
-}
-
-/// Takes `--net-file FILE` out of `args` and puts that policy network in
-/// play instead of the built-in one, for this process (a network tried
-/// before it is built in). A file that cannot be read is an error, never
-/// a silent fall back to the built-in network.
-pub fn install_net_file(args: &mut Vec<String>) -> Result<bool, ToolError> {
-    let Some(path) = take_flag(args, "--net-file")? else {
-        return Ok(false);
-    };
-    let bytes =
-        std::fs::read(&path).map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
-    let net = crate::games::go::net::Net::from_bytes(&bytes)
-        .map_err(|e| ToolError::input(format!("--net-file {path}: {e}")))?;
-    crate::games::go::net::Net::install(net).map_err(ToolError::input)?;
-    log::info!("policy network from {path}");
-    Ok(true)
 }
 
 /// A tool's failure: the message for stderr and the exit code.

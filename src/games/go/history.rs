@@ -22,6 +22,9 @@ pub struct History {
     known: [bool; 2],
     /// The positions of the game so far, where positional superko holds.
     seen: Option<Arc<FxHashSet<u64>>>,
+    /// Mixed into each position's symmetry: the search's seed, so that
+    /// games of a match differ as the arena's seeds do.
+    salt: u64,
 }
 
 /// The share of the likeliest move's prior that the moves the tree must
@@ -32,10 +35,10 @@ const KEEP: f32 = 1e-2;
 pub const MAX_SIDE: usize = 19;
 
 impl History {
-    /// `game`'s past, if a network is in play and reads its board.
-    pub fn of(game: &Game) -> Option<Box<History>> {
+    /// `game`'s past, if the network reads its board; `seed` picks the
+    /// symmetries the positions are read in.
+    pub fn of(game: &Game, seed: u64) -> Option<Box<History>> {
         let b = game.board();
-        nn::active()?;
         if b.width() > MAX_SIDE || b.height() > MAX_SIDE {
             return None;
         }
@@ -50,6 +53,7 @@ impl History {
                 .rules()
                 .superko()
                 .then(|| Arc::new(game.history().clone())),
+            salt: seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
         }))
     }
 
@@ -87,7 +91,7 @@ impl Valued for GoState {
             return Some(result(self));
         }
         let h = self.history.as_deref()?;
-        let net = nn::active()?;
+        let net = nn::active();
         let b = &self.board;
         let pla = b.to_move();
         let (own, opp) = (self.passed[pla.index()], self.passed[pla.opp().index()]);
@@ -102,7 +106,7 @@ impl Valued for GoState {
             over: false,
         };
         // a symmetry a position, as KataGo takes a random one an evaluation
-        let symmetry = (b.hash() >> 17) as usize % 8;
+        let symmetry = ((b.hash() ^ h.salt) >> 17) as usize % 8;
         let optimism = self.optimism[(!root) as usize];
         let e = net.evaluate_at(&pos, symmetry, optimism);
         let w = b.width();

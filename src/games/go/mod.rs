@@ -1,7 +1,7 @@
 //! Go for the search: the position as a [`crate::search::tree::SearchGame`]
 //! ([`state`]), what is known of a move before any playout ([`priors`],
 //! [`ladder`], [`patterns`], the learnt prior in [`features`] and
-//! [`gammas`], the network's input [`planes`]), the playouts ([`policy`], [`playout`]), and the searcher
+//! [`gammas`], the KataGo network in [`nn`]), the playouts ([`policy`], [`playout`]), and the searcher
 //! that plays a [`crate::go::Game`] with them ([`Searcher::think`]).
 
 pub mod action;
@@ -9,11 +9,9 @@ pub mod features;
 pub mod gammas;
 pub mod history;
 pub mod ladder;
-pub mod net;
 pub mod nn;
 mod params;
 pub mod patterns;
-pub mod planes;
 pub mod playout;
 pub mod policy;
 pub mod priors;

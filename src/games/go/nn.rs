@@ -16,6 +16,7 @@
 //!   scores as KataGo's `kata-raw-nn` gives them.
 //! - [`write`]: a model back to a file, plain or coded.
 
+pub mod builtin;
 pub mod coded;
 pub mod desc;
 pub mod float;
@@ -39,7 +40,7 @@ pub use outputs::Eval;
 pub use paths::Path;
 use std::sync::OnceLock;
 
-/// The network in play, set once ([`install`]).
+/// The network in play: one installed ([`install`]) or the built-in one.
 static ACTIVE: OnceLock<Network> = OnceLock::new();
 
 /// Puts `net` in play for this process (`--model FILE`). Only before the
@@ -50,9 +51,12 @@ pub fn install(net: Network) -> Result<(), String> {
         .map_err(|_| "a network is already in play".to_string())
 }
 
-/// The KataGo network in play, if one was installed.
-pub fn active() -> Option<&'static Network> {
-    ACTIVE.get()
+/// The network in play: the one installed, else the built-in one
+/// ([`builtin`]), read on first use.
+pub fn active() -> &'static Network {
+    ACTIVE.get_or_init(|| {
+        Network::from_bytes(builtin::BUILTIN).expect("the built-in network reads (tests check it)")
+    })
 }
 
 /// `game` as its side to move sees it: its moves, its last two boards,

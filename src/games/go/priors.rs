@@ -5,7 +5,6 @@
 use super::features::features;
 use super::gammas;
 use super::ladder::{self, Ladders, Run};
-use super::net::Net;
 use super::patterns;
 use super::policy;
 use crate::deps::ArrayVec;
@@ -206,24 +205,11 @@ pub fn add_learned(b: &Board, cfg: &PriorConfig, children: &mut [Prior]) {
     }
 }
 
-/// Adds the policy network's prior for the moves of `b` to `out`: won
-/// visits in proportion to a power of each move's probability, a bonus as
-/// [`add_learned`] gives. Only sensible moves get one (never a point the
-/// rules refuse).
-pub fn add_net(b: &Board, cfg: &PriorConfig, out: &mut Vec<Prior>) {
-    for (p, prob) in Net::active().policy(b) {
-        let bonus = cfg.net * prob.powf(cfg.net_power);
-        out.push(Prior {
-            action: p.0,
-            visits: bonus,
-            wins: bonus,
-        });
-    }
-}
-
-/// Adds a KataGo network's prior as [`add_net`] does, from its `policy`
-/// (a probability a point of `b`, row by row, then pass; negative where
-/// illegal): only sensible moves, their probabilities made to sum to 1.
+/// Adds the network's prior for the moves of `b` to `out`, from its
+/// `policy` (a probability a point of `b`, row by row, then pass;
+/// negative where illegal): won visits in proportion to a power of each
+/// move's probability, a bonus as [`add_learned`] gives; only sensible
+/// moves, their probabilities made to sum to 1.
 pub fn add_policy(b: &Board, policy: &[f32], cfg: &PriorConfig, out: &mut Vec<Prior>) {
     let c = b.to_move();
     let w = b.width();

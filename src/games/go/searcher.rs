@@ -88,7 +88,7 @@ impl Default for Config {
         Config {
             seed: 1,
             tree: TreeConfig {
-                knowledge_at: knowledge_at(super::net::Path::chosen()),
+                knowledge_at: knowledge_at(super::nn::paths::Path::chosen()),
                 ..TreeConfig::default()
             },
             policy: PolicyConfig::default(),
@@ -106,13 +106,11 @@ impl Default for Config {
     }
 }
 
-/// Playouts a node earns before the network reads it. The 8-bit paths
-/// evaluate in about half float's time (`tengen bench --net`), so they
-/// take twice the evaluations for about the same share of the clock:
-/// `bench --search` made 222 evaluations and 9 931 playouts a second at
-/// 200 on vnni512, 104 and 10 649 at 400 on float.
-pub fn knowledge_at(path: super::net::Path) -> u32 {
-    if path.is_int8() {
+/// Playouts a node earns before the network reads it in the playout
+/// search: the 8-bit paths evaluate b6c96 in a seventh of float's time
+/// (`tengen bench --net`), so they take more evaluations.
+pub fn knowledge_at(path: super::nn::paths::Path) -> u32 {
+    if path != super::nn::paths::Path::Float {
         200
     } else {
         400
@@ -195,7 +193,7 @@ impl Searcher {
             priors: self.config.priors,
             score_weight: self.config.score_weight,
             score_scale: self.config.score_scale,
-            history: History::of(game).filter(|_| self.config.network),
+            history: History::of(game, self.config.seed).filter(|_| self.config.network),
             optimism: [0.2, 1.0],
         }
     }

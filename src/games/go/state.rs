@@ -5,7 +5,6 @@
 pub use super::action::{to_action, to_move, PASS};
 use super::history::History;
 use super::ladder::ladders;
-use super::net::Net;
 use super::nn::{self, inputs::Position};
 use super::policy::{self, PolicyConfig};
 use super::priors::{self, PriorConfig};
@@ -201,7 +200,8 @@ impl SearchGame for GoState {
         if self.priors.net <= 0.0 {
             return;
         }
-        if let Some(net) = nn::active() {
+        {
+            let net = nn::active();
             let moves = self.net_moves();
             let pos = Position {
                 board: &self.board,
@@ -219,8 +219,6 @@ impl SearchGame for GoState {
                 &self.priors,
                 out,
             );
-        } else if Net::knows(&self.board) {
-            priors::add_net(&self.board, &self.priors, out);
         }
     }
 
@@ -336,16 +334,18 @@ mod tests {
         assert!(close(s.result(), 0.0), "{}", s.result());
     }
 
-    /// The network's prior comes on 19x19 only, the size it learnt.
+    /// The network's prior comes on any board, for every sensible move,
+    /// and not at all when its weight is 0.
     #[test]
-    fn the_network_is_asked_on_19x19_only() {
+    fn the_network_is_asked_on_any_board() {
         let priors = PriorConfig {
             net: 100.0,
             ..PriorConfig::default()
         };
         let mut out = Vec::new();
         state(Board::new(9, 9), priors).knowledge(&mut out);
-        assert!(out.is_empty());
+        assert_eq!(out.len(), 81);
+        out.clear();
         state(Board::new(19, 19), priors).knowledge(&mut out);
         assert_eq!(out.len(), 361);
         assert!(out.iter().all(|p| p.visits > 0.0 && p.wins == p.visits));

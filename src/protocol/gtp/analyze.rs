@@ -7,7 +7,6 @@
 
 use super::{color, Engine, Input, Reply};
 use crate::deps::log;
-use crate::games::go::net::Net;
 use crate::games::go::nn;
 use crate::games::go::{Analysis, Ownership};
 use crate::go::{coord, Board, Cell, Color, Game, Move, Point};
@@ -102,10 +101,10 @@ impl Reads {
         }
         let me = self.game.to_move();
         let mut next = self.game.clone();
-        let read = match (next.play(mv), nn::active()) {
-            (Err(_), _) => None,
-            (Ok(_), Some(net)) => {
-                let e = net.evaluate(&nn::position(&next), 0.0);
+        let read = match next.play(mv) {
+            Err(_) => None,
+            Ok(_) => {
+                let e = nn::active().evaluate(&nn::position(&next), 0.0);
                 let sq = e.white_score_sq - e.white_score * e.white_score;
                 Some(Read {
                     winrate: Some(e.winrate(me)),
@@ -113,14 +112,6 @@ impl Reads {
                     stdev: sq.max(0.0).sqrt(),
                 })
             }
-            (Ok(_), None) => Net::knows(next.board())
-                .then(|| Net::active().evaluate(next.board()).1)
-                .flatten()
-                .map(|v| Read {
-                    winrate: None,
-                    lead: -v.lead,
-                    stdev: 0.0,
-                }),
         };
         self.known.push((mv, read));
         read

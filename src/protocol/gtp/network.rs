@@ -4,7 +4,6 @@
 //! commands show.
 
 use super::{color, Engine, Reply};
-use crate::games::go::net::Net;
 use crate::games::go::nn::{self, Eval};
 use crate::go::{Color, Game, Point};
 
@@ -64,14 +63,10 @@ fn parse(args: &[&str]) -> Result<Ask, String> {
     })
 }
 
-/// The policy for the side to move in `game`, a probability a legal
-/// point: the KataGo network's where one is in play, else the built-in
-/// network's (its sensible moves).
+/// The network's policy for the side to move in `game`, a probability a
+/// legal point.
 pub fn policy(game: &Game) -> Vec<(Point, f32)> {
-    let Some(net) = nn::active() else {
-        return Net::active().policy(game.board());
-    };
-    let e = net.evaluate(&nn::position(game), 0.0);
+    let e = nn::active().evaluate(&nn::position(game), 0.0);
     let b = game.board();
     let w = b.width();
     e.policy[..b.area()]
@@ -86,7 +81,7 @@ impl Engine {
     /// `kata-raw-nn [COLOUR] SYMMETRY|all [OPTIMISM]`.
     pub(super) fn raw_nn(&self, args: &[&str]) -> Reply {
         let ask = parse(args)?;
-        let net = nn::active().ok_or("no network: start tengen gtp with --model FILE")?;
+        let net = nn::active();
         // for the other side, KataGo starts the history afresh
         let fresh;
         let game = match ask.pla {

@@ -200,12 +200,10 @@ impl Searcher {
             .iter_mut()
             .chain(neutral.iter_mut())
             .for_each(|v| *v *= scale);
-        // a network's ownership, where one is in play, is the better read
-        // of who owns what; seki still shows in the playouts' empty points
-        if let Some(net) = nn::active() {
-            let e = net.evaluate(&nn::position(game), 0.0);
-            owner = e.white_ownership.iter().map(|o| -o).collect();
-        }
+        // the network's ownership is the better read of who owns what;
+        // seki still shows in the playouts' empty points
+        let e = nn::active().evaluate(&nn::position(game), 0.0);
+        owner = e.white_ownership.iter().map(|o| -o).collect();
         Ownership { owner, neutral }
     }
 }

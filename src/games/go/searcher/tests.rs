@@ -79,8 +79,10 @@ fn a_decided_search_moves_the_komi_of_the_next() {
     ] {
         let game = Game::from_board(board.clone(), komi);
         assert_eq!(game.to_move(), Color::Black);
+        // dynamic komi is the playout search's
         let config = Config {
             ponder: false,
+            network: false,
             dynamic_komi: setting,
             ..Config::default()
         };
