@@ -25,6 +25,8 @@
 #                   bots...) stay out, so the build needs less memory
 #   crates/games/   the files the parts include (network, gammas)
 #   BUILD-INFO.txt  commit, date, toolchain it was proven with
+#   LICENSE-KataGo.txt  the license of the built-in network (KataGo's
+#                   b6c96, data/nets/katago/LICENSE), which the zip carries
 #
 # The proof replays compile_rust.sh step by step in a temporary folder:
 # exactly one Cargo.toml; copy; `cargo build --release --offline` with an
@@ -301,6 +303,10 @@ lines += [f"{k} = {val(v)}" for k, v in prof.items() if k != "inherits"]
 open(sys.argv[2], "w").write("\n".join(lines) + "\n")
 PY
 
+# the built-in network is KataGo's: its license travels with it
+cp "$ROOT/data/nets/katago/LICENSE" "$STAGE/LICENSE-KataGo.txt" ||
+    die "data/nets/katago/LICENSE: the built-in network's license must ship with it"
+
 cat >"$STAGE/BUILD-INFO.txt" <<EOF2
 tengen arena package
 commit:    $COMMIT$DIRTY
@@ -355,7 +361,7 @@ else:
             bad.append(f"[{table}] needs {sorted(extra)}: the arena's registry has only libc 0.2.26 and rand 0.3.15")
     if manifest.get("target"):
         bad.append("target-specific tables: keep the manifest plain")
-for need in ("src/main.rs", "build.rs", "crates/PLAN"):
+for need in ("src/main.rs", "build.rs", "crates/PLAN", "LICENSE-KataGo.txt"):
     if need not in names:
         bad.append(f"missing: {need}")
 for n in names:
