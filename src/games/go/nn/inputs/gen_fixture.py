@@ -1,6 +1,6 @@
 """src/games/go/nn/inputs/gen_fixture.py: writes fixture.txt, the positions that check
 tengen's KataGo V7 inputs (inputs.rs) in CI against the Python re-implementation that was
-validated against KataGo itself (tools/teacher/kata_game.py), with the settings of KataGo's
+validated against KataGo itself (kata_game.py, beside this file), with the settings of KataGo's
 GTP `kata-raw-nn`: five moves of history, no passing hacks.
 
     python3 src/games/go/nn/inputs/gen_fixture.py               # the committed fixture
@@ -40,7 +40,7 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", ".."))
-TEACHER = os.path.join(ROOT, "tools", "teacher")
+TEACHER = os.path.dirname(os.path.abspath(__file__))
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 
 

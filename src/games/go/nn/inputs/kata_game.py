@@ -1,8 +1,8 @@
-"""tools/teacher/kata_game.py: a game from the empty board and KataGo's V7 input features.
+"""kata_game.py: a game from the empty board and KataGo's V7 input features.
 
 What cpp/game/boardhistory.cpp keeps (positional superko bans, passes, recent boards) and
 fillRowV7 of cpp/neuralnet/nninputs.cpp (KataGo v1.17.2, MIT licence), re-implemented on
-the board, ladders and pass-alive area of kata_board.py. Used by kata_torch.py.
+the board, ladders and pass-alive area of kata_board.py. Used by gen_fixture.py.
 """
 
 import os

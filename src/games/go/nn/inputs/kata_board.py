@@ -1,4 +1,4 @@
-"""tools/teacher/kata_board.py: a small 19x19 Go board, KataGo's ladders and pass-alive area.
+"""kata_board.py: a small Go board, KataGo's ladders and pass-alive area.
 
 Used by kata_game.py (the game history and the input features). Python 3 standard
 library only. The definitions follow KataGo (https://github.com/lightvector/KataGo, MIT
