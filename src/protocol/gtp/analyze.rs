@@ -181,13 +181,12 @@ fn kata_info_line(
         .enumerate()
         .map(|(order, r)| {
             // the search's own values on a value network, else the
-            // network's read of the position after the move
-            let read = match r.lead {
-                Some(_) => None,
-                None => reads.of(r.mv),
-            };
+            // network's read of the position after the move; the score's
+            // spread is the network's read either way (the tree keeps none)
+            let net = reads.of(r.mv);
+            let read = net.filter(|_| r.lead.is_none());
             let lead = r.lead.or(read.map(|x| x.lead));
-            let sd = read.map_or(0.0, |x| x.stdev);
+            let sd = net.map_or(0.0, |x| x.stdev);
             let score = lead.map_or(String::new(), |l| {
                 format!(" scoreMean {l:.2} scoreStdev {sd:.2} scoreLead {l:.2} scoreSelfplay {l:.2}")
             });
