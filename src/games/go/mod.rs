@@ -17,6 +17,7 @@ pub mod policy;
 pub mod priors;
 mod searcher;
 pub mod state;
+pub mod valued;
 
 use crate::go::Move;
 use std::time::Duration;

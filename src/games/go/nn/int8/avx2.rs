@@ -6,11 +6,10 @@
 //! vectors of sums.
 
 use super::block::{self, Dot};
-use super::winograd::{self, Job, Line};
 use super::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
-struct Avx2;
+pub(super) struct Avx2;
 
 impl Dot for Avx2 {
     type V = __m256i;
@@ -65,16 +64,4 @@ pub unsafe fn quantise(
     codes: &mut [u32],
 ) -> (f32, i32) {
     super::quantise(x, l, w, row, codes)
-}
-
-/// A Winograd layer's products and outputs (see [`winograd::kernel`]).
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn winograd(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
-    match job.l.width / 8 {
-        2 => winograd::kernel::layer::<Avx2, 5, 2>(job, bufs, out),
-        _ => winograd::kernel::layer::<Avx2, 5, 1>(job, bufs, out),
-    }
 }

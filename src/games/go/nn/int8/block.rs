@@ -119,7 +119,7 @@ unsafe fn sums<D: Dot, const P: usize, const C: usize>(
 /// 8-bit one: the type `$wide`, for layers of two i16 a group.
 macro_rules! widened {
     ($wide:ident, $base:ty, $dot:ident) => {
-        struct $wide;
+        pub(super) struct $wide;
 
         impl Dot for $wide {
             type V = <$base as Dot>::V;

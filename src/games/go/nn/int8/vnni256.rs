@@ -4,12 +4,11 @@
 //! 32 registers for sums, weights and the broadcast input.
 
 use super::block::{self, widened, Dot};
-use super::winograd::{self, Job, Line};
 use super::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
 /// 8-bit products (`vpdpbusd`).
-struct Vnni256;
+pub(super) struct Vnni256;
 
 widened!(Wide, Vnni256, _mm256_dpwssd_epi32);
 
@@ -64,17 +63,5 @@ unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32
         c if c.is_multiple_of(32) => block::layer::<D, 6, 4>(l, input, fin, out),
         c if c.is_multiple_of(24) => block::layer::<D, 8, 3>(l, input, fin, out),
         _ => block::layer::<D, 12, 2>(l, input, fin, out),
-    }
-}
-
-/// A Winograd layer's products and outputs (see [`winograd::kernel`]).
-///
-/// # Safety
-/// The CPU must have AVX-512 F, BW and VNNI (and VL).
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vnni")]
-pub unsafe fn winograd(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
-    match job.l.width / 8 {
-        2 => winograd::kernel::layer::<Wide, 10, 2>(job, bufs, out),
-        _ => winograd::kernel::layer::<Wide, 10, 1>(job, bufs, out),
     }
 }

@@ -4,12 +4,11 @@
 //! input.
 
 use super::block::{self, widened, Dot};
-use super::winograd::{self, Job, Line};
 use super::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
 /// 8-bit products (`vpdpbusd`).
-struct Vnni512;
+pub(super) struct Vnni512;
 
 widened!(Wide, Vnni512, _mm512_dpwssd_epi32);
 
@@ -83,16 +82,4 @@ pub unsafe fn quantise(
     codes: &mut [u32],
 ) -> (f32, i32) {
     super::quantise(x, l, w, row, codes)
-}
-
-/// A Winograd layer's products and outputs (see [`winograd::kernel`]).
-///
-/// # Safety
-/// The CPU must have AVX-512 F, BW and VNNI.
-#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-pub unsafe fn winograd(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
-    match job.l.width / 16 {
-        2 => winograd::kernel::layer::<Wide, 10, 2>(job, bufs, out),
-        _ => winograd::kernel::layer::<Wide, 10, 1>(job, bufs, out),
-    }
 }

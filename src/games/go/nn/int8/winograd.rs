@@ -249,13 +249,13 @@ pub fn run(
         match kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: Int8 and the tests take only kernels that run here
-            Kernel::Vnni512 => unsafe { super::vnni512::winograd(&job, bufs, out) },
+            Kernel::Vnni512 => unsafe { vnni512(&job, bufs, out) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above
-            Kernel::Vnni256 => unsafe { super::vnni256::winograd(&job, bufs, out) },
+            Kernel::Vnni256 => unsafe { vnni256(&job, bufs, out) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above
-            Kernel::Avx2 => unsafe { super::avx2::winograd(&job, bufs, out) },
+            Kernel::Avx2 => unsafe { avx2(&job, bufs, out) },
             _ => reference(&job, bufs, out),
         }
     })
@@ -297,6 +297,49 @@ fn reference(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
                 }
             }
         }
+    }
+}
+
+/// A layer's products and outputs on AVX-512 VNNI ([`kernel::layer`]
+/// compiled for it; the kernels' files know nothing of Winograd).
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW and VNNI.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+unsafe fn vnni512(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
+    use super::vnni512::Wide;
+    match job.l.width / 16 {
+        2 => kernel::layer::<Wide, 10, 2>(job, bufs, out),
+        _ => kernel::layer::<Wide, 10, 1>(job, bufs, out),
+    }
+}
+
+/// The same on AVX-512 VNNI's 256-bit vectors.
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW and VNNI (and VL).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vnni")]
+unsafe fn vnni256(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
+    use super::vnni256::Wide;
+    match job.l.width / 8 {
+        2 => kernel::layer::<Wide, 10, 2>(job, bufs, out),
+        _ => kernel::layer::<Wide, 10, 1>(job, bufs, out),
+    }
+}
+
+/// The same on AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn avx2(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
+    use super::avx2::Avx2;
+    match job.l.width / 8 {
+        2 => kernel::layer::<Avx2, 5, 2>(job, bufs, out),
+        _ => kernel::layer::<Avx2, 5, 1>(job, bufs, out),
     }
 }
 
