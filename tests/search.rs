@@ -5,9 +5,8 @@
 //! evaluations.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Once;
 use tengen::games::go::playout::uniform_move;
-use tengen::games::go::{nn, Config, Searcher};
+use tengen::games::go::{Config, Searcher};
 use tengen::go::{Board, Cell, Color, End, Game, Move, Rules};
 use tengen::search::rng::Rng;
 use tengen::search::{Budget, Horizon};
@@ -30,23 +29,10 @@ enum Kind {
 
 const KINDS: [Kind; 2] = [Kind::Playouts, Kind::Network];
 
-/// Puts the b6c96 network in play for this test binary, once.
-fn network() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/nets/katago/g170-b6c96-s175395328-d26788732.bin.gz"
-        );
-        let net = tengen::cli::model::load(path).unwrap();
-        nn::install(net).unwrap();
-    });
-}
-
 /// The configuration of `kind`: on the network, or on playouts as where
 /// no network reads the board (no network prior either).
 fn config(kind: Kind, seed: u64) -> Config {
-    network();
+    // the network is the built-in b6c96
     let mut config = Config {
         seed,
         network: kind == Kind::Network,
