@@ -35,7 +35,7 @@ mod stats;
 mod sys;
 mod tourney;
 
-pub use referee::GameConfig;
+pub use spec::GameConfig;
 pub use spec::PlayerSpec;
 pub use start::{load as load_starts, Start};
 pub use tourney::{run, Failure};

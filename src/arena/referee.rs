@@ -9,39 +9,13 @@ use super::player::{Player, Reply, Seat, Turn};
 use super::process::Process;
 use super::record::{GameRecord, MoveRec, Reason, SideStats};
 use super::rules::{self, Marks};
-use super::spec::PlayerSpec;
+use super::spec::{log_name, GameConfig, PlayerSpec};
 use super::start::Start;
 use super::sys::Stop;
-use crate::go::{self, Color, Game, Move, Rules};
+use crate::go::{self, Color, Game, Move};
 use crate::protocol::field::Dialect;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// The rules and clock of every game of a match.
-#[derive(Clone, Debug)]
-pub struct GameConfig {
-    pub size: usize,
-    pub komi: f32,
-    /// The game stops when the round counter reaches this.
-    pub max_rounds: u32,
-    /// The game is cut, without a result, when the round counter reaches
-    /// this (the players still play for `max_rounds`).
-    pub stop_after: Option<u32>,
-    /// The maximum (and initial) bank, in ms.
-    pub bank_ms: u64,
-    /// Added to the bank at each request, in ms.
-    pub per_move_ms: u64,
-    pub dialect: Dialect,
-    /// Legality, endings and the winner.
-    pub rules: Rules,
-    /// An illegal or unreadable answer is a pass rather than a loss
-    /// (standard rules; the Riddles.io referee takes the turn away).
-    pub illegal_pass: bool,
-    /// Timeouts in a game that lose it.
-    pub max_timeouts: u32,
-    /// Longest wait for an unclocked player's answer, in ms.
-    pub hang_ms: u64,
-}
 
 /// One game of the match.
 pub struct GameJob<'a> {
@@ -53,11 +27,6 @@ pub struct GameJob<'a> {
     pub out: &'a Path,
     /// The recorded moves the game begins with (`--from`).
     pub start: Option<&'a Start>,
-}
-
-/// The stderr log of a player in a game, inside the output folder.
-pub fn log_name(index: usize, label: char) -> String {
-    format!("game-{:04}-{label}.log", index + 1)
 }
 
 /// Plays one game. `Ok(None)`: the match stopped before it ended. `Err`: a

@@ -2,7 +2,7 @@
 //! its answer time (and any miss or refusal) in a comment.
 
 use super::record::{GameRecord, Reason};
-use super::referee::GameConfig;
+use super::spec::GameConfig;
 use crate::go::Rules;
 use crate::go::{coord, Color};
 

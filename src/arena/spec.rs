@@ -1,7 +1,42 @@
-//! A player as given on the command line: a program with its arguments,
-//! run without a shell, speaking the arena protocol or (prefix `gtp:`) GTP.
+//! What a match is made of, as the command line gives it: a player (a
+//! program with its arguments, run without a shell, speaking the arena
+//! protocol or, prefix `gtp:`, GTP), the rules and clock of its games,
+//! and where each game's logs go.
 
+use crate::go::Rules;
+use crate::protocol::field::Dialect;
 use std::path::Path;
+
+/// The rules and clock of every game of a match.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub size: usize,
+    pub komi: f32,
+    /// The game stops when the round counter reaches this.
+    pub max_rounds: u32,
+    /// The game is cut, without a result, when the round counter reaches
+    /// this (the players still play for `max_rounds`).
+    pub stop_after: Option<u32>,
+    /// The maximum (and initial) bank, in ms.
+    pub bank_ms: u64,
+    /// Added to the bank at each request, in ms.
+    pub per_move_ms: u64,
+    pub dialect: Dialect,
+    /// Legality, endings and the winner.
+    pub rules: Rules,
+    /// An illegal or unreadable answer is a pass rather than a loss
+    /// (standard rules; the Riddles.io referee takes the turn away).
+    pub illegal_pass: bool,
+    /// Timeouts in a game that lose it.
+    pub max_timeouts: u32,
+    /// Longest wait for an unclocked player's answer, in ms.
+    pub hang_ms: u64,
+}
+
+/// The stderr log of a player in a game, inside the output folder.
+pub fn log_name(index: usize, label: char) -> String {
+    format!("game-{:04}-{label}.log", index + 1)
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerSpec {

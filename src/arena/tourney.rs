@@ -4,8 +4,10 @@
 //! lost, keeps the running score, and prints the summary.
 
 use super::facts::{self, Match};
-use super::record::GameRecord;
+use super::json::{int, num, object, opt_str, string};
+use super::record::{GameRecord, SideStats};
 use super::referee::{self, GameJob};
+use super::spec::{log_name, GameConfig, PlayerSpec};
 use super::start::Start;
 use super::stats::Summary;
 use super::sys::Stop;
@@ -125,8 +127,70 @@ fn save(cfg: &Config, rec: &GameRecord, jsonl: &mut File) -> Result<(), String> 
     let sgf_path = cfg.out.join(sgf::file_name(rec.index));
     let text = sgf::write(rec, &cfg.game, &date::date(SystemTime::now()));
     fs::write(&sgf_path, text).map_err(|e| format!("cannot write {}: {e}", sgf_path.display()))?;
-    let line = json::game_line(rec, &cfg.game, &cfg.players);
+    let line = game_line(rec, &cfg.game, &cfg.players);
     writeln!(jsonl, "{line}")
         .and_then(|()| jsonl.flush())
         .map_err(|e| format!("cannot append to games.jsonl: {e}"))
+}
+
+/// A player's answers in a game, for its line.
+fn side(s: &SideStats) -> String {
+    format!(
+        "{{\"answers\":{},\"max_ms\":{},\"median_ms\":{},\"bank_left_ms\":{},\"timeouts\":{},\"illegal\":{}}}",
+        s.times.len(),
+        int(s.max_ms()),
+        int(s.median_ms()),
+        int(s.bank_left),
+        s.timeouts,
+        s.illegal
+    )
+}
+
+/// One game's line of `games.jsonl` (no newline).
+fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2]) -> String {
+    let label = |p: usize| players[p].label.to_string();
+    let winner = rec.winner_player();
+    let winner_color = rec.winner.map(|c| c.to_string());
+    let area = match rec.area {
+        Some((b, w)) => format!(
+            "{{\"black\":{b},\"white\":{w},\"komi\":{}}}",
+            num(Some(cfg.komi))
+        ),
+        None => "null".to_string(),
+    };
+    let logs = [0, 1].map(|p| string(&log_name(rec.index, players[p].label)));
+    // player p's engine: the one in the seat p had
+    let engine = |p: usize| {
+        let c = if rec.seats[0] == p { 0 } else { 1 };
+        rec.engines[c].json()
+    };
+    let fields = [
+        ("game", (rec.index + 1).to_string()),
+        ("seed", rec.seed.to_string()),
+        ("black", string(&rec.names[0])),
+        ("white", string(&rec.names[1])),
+        ("black_player", string(&label(rec.seats[0]))),
+        ("white_player", string(&label(rec.seats[1]))),
+        ("winner", opt_str(winner.map(|p| players[p].name.as_str()))),
+        ("winner_player", opt_str(winner.map(label).as_deref())),
+        ("winner_color", opt_str(winner_color.as_deref())),
+        ("result", string(&rec.result)),
+        ("margin", num(rec.margin)),
+        ("reason", string(rec.reason.key())),
+        ("detail", string(&rec.detail)),
+        ("moves", rec.moves.len().to_string()),
+        ("start", opt_str(rec.start.as_deref())),
+        ("rounds", rec.moves.len().div_ceil(2).to_string()),
+        ("area", area),
+        ("size", cfg.size.to_string()),
+        ("komi", num(Some(cfg.komi))),
+        ("dialect", string(&cfg.dialect.to_string())),
+        ("rules", string(&cfg.rules.to_string())),
+        ("black_stats", side(&rec.sides[0])),
+        ("white_stats", side(&rec.sides[1])),
+        ("sgf", string(&sgf::file_name(rec.index))),
+        ("logs", format!("{{\"A\":{},\"B\":{}}}", logs[0], logs[1])),
+        ("engines", object(&[("A", engine(0)), ("B", engine(1))])),
+    ];
+    object(&fields)
 }

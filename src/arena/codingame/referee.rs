@@ -7,7 +7,7 @@
 use super::game::Refereed;
 use super::kind::Kind;
 use crate::arena::process::{Process, Wait};
-use crate::arena::referee::log_name;
+use crate::arena::spec::log_name;
 use crate::arena::spec::PlayerSpec;
 use crate::arena::sys::Stop;
 use std::path::Path;

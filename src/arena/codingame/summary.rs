@@ -4,7 +4,7 @@
 
 use super::referee::{median, Reason, Record, Times};
 use crate::arena::json::string;
-use crate::arena::referee::log_name;
+use crate::arena::spec::log_name;
 use crate::arena::spec::PlayerSpec;
 use crate::arena::stats::wilson;
 use std::collections::BTreeMap;
