@@ -27,7 +27,7 @@ mod pool;
 mod process;
 mod record;
 mod referee;
-pub(crate) mod rules;
+pub mod rules;
 mod sgf;
 mod spec;
 mod start;

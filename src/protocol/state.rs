@@ -146,6 +146,12 @@ impl Table {
     }
 
     /// How often the board had to be taken from the field as it stood.
+    /// The other games the fields so far allow beside [`Table::game`]
+    /// (told apart when a field or a refusal rules them out).
+    pub fn kept_games(&self) -> impl Iterator<Item = &Game> {
+        self.alts.iter().map(|a| &a.game)
+    }
+
     pub fn resyncs(&self) -> usize {
         self.resyncs
     }
@@ -489,7 +495,5 @@ pub fn field_text(board: &Board, dialect: Dialect) -> String {
     )
 }
 
-#[cfg(test)]
-mod prop;
 #[cfg(test)]
 mod tests;

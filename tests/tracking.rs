@@ -10,10 +10,12 @@
 //! `PROP_GAMES` games a rule set (default a few hundred, a few seconds);
 //! `TENGEN_PROP_GAMES=N` runs N.
 
-use super::*;
-use crate::arena::rules::{self as referee, Marks};
-use crate::protocol::lines::parse;
-use crate::search::rng::Rng;
+use tengen::arena::rules::{self as referee, Marks};
+use tengen::go::{Cell, Game, Move, Point, Rules};
+use tengen::protocol::field::Dialect;
+use tengen::protocol::lines::parse;
+use tengen::protocol::state::{Table, Turn};
+use tengen::search::rng::Rng;
 
 const PROP_GAMES: usize = 300;
 
@@ -93,7 +95,7 @@ fn check_turn(t: &Table, referee_game: &Game, turn: &Turn) -> Result<bool, Strin
     let g = t.game();
     let rb = referee_game.board();
     let ours = g.board().cells() == rb.cells();
-    if !ours && !t.alts.iter().any(|a| a.game.board().cells() == rb.cells()) {
+    if !ours && !t.kept_games().any(|g| g.board().cells() == rb.cells()) {
         let at: Vec<_> = rb
             .points()
             .filter(|&p| g.board().at(p) != rb.at(p))
@@ -101,7 +103,7 @@ fn check_turn(t: &Table, referee_game: &Game, turn: &Turn) -> Result<bool, Strin
             .collect();
         return Err(format!(
             "boards differ at {at:?} ({} other games kept)\nours:\n{}\nthe referee's:\n{}",
-            t.alts.len(),
+            t.kept_games().count(),
             g.board(),
             rb
         ));
@@ -127,7 +129,7 @@ fn check_turn(t: &Table, referee_game: &Game, turn: &Turn) -> Result<bool, Strin
             ));
         }
         // with one game in view, we see exactly what the referee accepts
-        if t.alts.is_empty() && accepted && !g.is_legal(mv) {
+        if t.kept_games().next().is_none() && accepted && !g.is_legal(mv) {
             return Err(format!(
                 "{:?}: the referee accepts it, we take it for illegal ({:?})\n{}",
                 rb.xy(p),
@@ -195,7 +197,7 @@ fn play_game(rules: Rules, size: usize, seed: u64, tally: &mut Tally) -> Result<
         let exact = check_turn(&tables[k], &game, &turn)
             .map_err(|e| format!("move {}, {c} to move: {e}", n + 1))?;
         tally.turns += 1;
-        tally.unsure += usize::from(!tables[k].alts.is_empty());
+        tally.unsure += usize::from(tables[k].kept_games().next().is_some());
         tally.wrong += usize::from(!exact);
         let mv = movers[k].pick(&game, &marks, &emptied);
         tables[k].play_ours(mv);
