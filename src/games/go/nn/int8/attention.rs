@@ -13,7 +13,8 @@
 //! far from float, and the scores, whose inner sums are only 32 long,
 //! ran no faster.
 
-use super::{pack, run_kernel, Codes, Finish, Kernel, QLayer};
+use super::dispatch::run_kernel;
+use super::layer::{pack, Codes, Finish, Kernel, QLayer};
 use crate::games::go::nn::desc::Attention;
 use std::cell::RefCell;
 

@@ -6,7 +6,7 @@
 //! vectors of sums.
 
 use super::block::{self, Dot};
-use super::{Codes, Finish, QLayer};
+use super::layer::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
 pub(super) struct Avx2;
@@ -63,5 +63,5 @@ pub unsafe fn quantise(
     row: &mut Vec<i32>,
     codes: &mut [u32],
 ) -> (f32, i32) {
-    super::quantise(x, l, w, row, codes)
+    super::layer::quantise(x, l, w, row, codes)
 }

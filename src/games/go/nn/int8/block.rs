@@ -7,7 +7,7 @@
 //! registers. A kernel file implements [`Dot`] and calls [`layer`] from a
 //! function compiled for its CPU features, into which all of this inlines.
 
-use super::{Codes, Finish, QLayer};
+use super::layer::{Codes, Finish, QLayer};
 
 /// One instruction set's vectors.
 pub trait Dot {

@@ -3,7 +3,7 @@
 //! kernel gives exactly its sums (`tests.rs`), so it is kept obvious
 //! rather than fast.
 
-use super::{lane, Codes, Finish, QLayer};
+use super::layer::{lane, Codes, Finish, QLayer};
 
 /// `l` over `input` into `out` (`l.cout_pad` floats a point).
 pub fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {

@@ -7,6 +7,7 @@ use super::super::desc::Model;
 use super::super::forward::{self, Kernels};
 use super::super::tests::{tiny_models, Build, Numbers};
 use super::super::{float::Float, inputs, read, write};
+use super::layer::quantise;
 use super::*;
 
 /// Kernels this CPU runs, the scalar one last.

@@ -4,7 +4,7 @@
 //! 32 registers for sums, weights and the broadcast input.
 
 use super::block::{self, widened, Dot};
-use super::{Codes, Finish, QLayer};
+use super::layer::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
 /// 8-bit products (`vpdpbusd`).

@@ -4,7 +4,7 @@
 //! input.
 
 use super::block::{self, widened, Dot};
-use super::{Codes, Finish, QLayer};
+use super::layer::{Codes, Finish, QLayer};
 use std::arch::x86_64::*;
 
 /// 8-bit products (`vpdpbusd`).
@@ -81,5 +81,5 @@ pub unsafe fn quantise(
     row: &mut Vec<i32>,
     codes: &mut [u32],
 ) -> (f32, i32) {
-    super::quantise(x, l, w, row, codes)
+    super::layer::quantise(x, l, w, row, codes)
 }

@@ -7,6 +7,7 @@ use super::super::super::desc::Conv;
 use super::super::super::float::Float;
 use super::super::super::forward::Kernels;
 use super::super::super::tests::{Build, Numbers};
+use super::dispatch::run;
 use super::*;
 
 /// Kernels this CPU runs, the scalar one last.
