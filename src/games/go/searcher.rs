@@ -15,7 +15,6 @@ use super::history::History;
 use super::policy::PolicyConfig;
 use super::priors::PriorConfig;
 use super::state::{to_action, to_move, GoState, PASS};
-use super::Stats;
 use crate::deps::log;
 use crate::go::{Board, Game, Move, Point};
 use crate::search::puct::{Puct, PuctConfig};
@@ -24,7 +23,7 @@ use crate::search::tree::{SearchGame, Tree, TreeConfig};
 use crate::search::{Budget, Horizon};
 use log::debug;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -115,6 +114,23 @@ pub fn knowledge_at(path: super::nn::paths::Path) -> u32 {
     } else {
         400
     }
+}
+
+/// What a search did, for logs and benchmarks.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub playouts: u64,
+    pub elapsed: Duration,
+    /// Estimated win rate of the chosen move for the side to move, 0..1.
+    pub winrate: f32,
+    /// Principal variation, starting with the chosen move.
+    pub pv: Vec<Move>,
+    /// Nodes in the tree after the search.
+    pub nodes: usize,
+    /// Playouts already under the root when the search began (tree reuse).
+    pub reused: u64,
+    /// Network evaluations in this search.
+    pub net_evaluations: u64,
 }
 
 /// A tree one search leaves for the next.

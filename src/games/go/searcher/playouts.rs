@@ -3,6 +3,7 @@
 //! dynamic komi that keeps the playouts' win/loss telling moves apart once
 //! the game is decided.
 
+use super::Stats;
 use super::{
     decide, dynamic_komi, literal_margin, other_side_passed, pv_text, root_filter, Candidate,
     Grown, Searcher, MARGIN_PLAYOUTS, PASS_SHARE,
@@ -10,7 +11,6 @@ use super::{
 use crate::deps::log;
 use crate::games::go::priors;
 use crate::games::go::state::{to_action, to_move, GoState, PASS};
-use crate::games::go::Stats;
 use crate::go::{Game, Move, Point};
 use crate::search::grow::{grow, Grow};
 use crate::search::tree::{Node, Tree};

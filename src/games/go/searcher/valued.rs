@@ -4,10 +4,10 @@
 //! score the root expects, so that a decided game still tells moves apart
 //! by points (the playout search's dynamic komi does that job there).
 
+use super::Stats;
 use super::{decide, literal_margin, pv_text, root_filter, Candidate, Grown, Searcher};
 use crate::deps::log;
 use crate::games::go::state::{to_action, to_move, GoState};
-use crate::games::go::Stats;
 use crate::go::{Game, Move, Point};
 use crate::search::grow::{grow_valued, Grow};
 use crate::search::puct::{Puct, Utility};
