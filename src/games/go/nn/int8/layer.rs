@@ -243,20 +243,11 @@ pub struct Finish<'a> {
     pub add: bool,
 }
 
-/// Quantises `x` (`l.cin` floats a point of a board `w` wide) into
-/// `codes` (`l.groups` a point of the board padded by `l`'s reach) from
-/// its own range, `l.top` the largest code; returns the step and the
-/// zero point. `row` is scratch.
+/// The codes `x` takes from its own range (0 always within it), `top`
+/// the largest code: the step, its inverse and the zero point (a whole
+/// number), as every layer's quantisation computes them.
 #[inline(always)]
-pub fn quantise(
-    x: &[f32],
-    l: &QLayer,
-    w: usize,
-    row: &mut Vec<i32>,
-    codes: &mut [u32],
-) -> (f32, i32) {
-    let (c, per, r, groups) = (l.cin, l.per_group, l.k / 2, l.groups);
-    let stride = w + 2 * r;
+pub fn range(x: &[f32], top: i32) -> (f32, f32, f32) {
     // 32 lanes of each, which vectorise (written so, LLVM's code is
     // eight times as fast as for `min` or a select on indexed lanes)
     let (mut lo, mut hi) = ([0f32; 32], [0f32; 32]);
@@ -271,10 +262,29 @@ pub fn quantise(
     let tail = chunks.remainder();
     let lo = tail.iter().chain(&lo).fold(0f32, |a, &b| a.min(b));
     let hi = tail.iter().chain(&hi).fold(0f32, |a, &b| a.max(b));
-    let top = l.top as f32;
+    let top = top as f32;
     let step = if hi > lo { (hi - lo) / top } else { 1.0 };
     let inv = 1.0 / step;
-    let zero = (-lo * inv).round_ties_even().clamp(0.0, top) as i32;
+    (step, inv, (-lo * inv).round_ties_even().clamp(0.0, top))
+}
+
+/// Quantises `x` (`l.cin` floats a point of a board `w` wide) into
+/// `codes` (`l.groups` a point of the board padded by `l`'s reach) from
+/// its own range, `l.top` the largest code; returns the step and the
+/// zero point. `row` is scratch.
+#[inline(always)]
+pub fn quantise(
+    x: &[f32],
+    l: &QLayer,
+    w: usize,
+    row: &mut Vec<i32>,
+    codes: &mut [u32],
+) -> (f32, i32) {
+    let (c, per, r, groups) = (l.cin, l.per_group, l.k / 2, l.groups);
+    let stride = w + 2 * r;
+    let top = l.top as f32;
+    let (step, inv, zero) = range(x, l.top);
+    let zero = zero as i32;
     let mut border = vec![0u32; groups];
     pack(&vec![zero; c], per, zero, &mut border);
     if row.len() < c {

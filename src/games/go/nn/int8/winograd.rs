@@ -25,7 +25,7 @@ pub mod kernel;
 #[cfg(test)]
 mod tests;
 
-use super::layer::{lane, Kernel, PAD};
+use super::layer::{lane, range, Kernel, PAD};
 
 /// The largest input code: 11 bits.
 pub const TOP: i32 = 2047;
@@ -280,23 +280,8 @@ impl<const N: usize> Lanes for [f32; N] {
 /// point and out to whole tiles with zeros. Returns the step.
 #[inline(always)]
 fn quantise(x: &[f32], l: &WLayer, (w, h): (usize, usize), n: usize, board: &mut [i16]) -> f32 {
-    // 32 lanes of each, which vectorise
-    let (mut lo, mut hi) = ([0f32; 32], [0f32; 32]);
-    let mut chunks = x.chunks_exact(32);
-    for ch in &mut chunks {
-        for (i, &v) in ch.iter().enumerate() {
-            let (l, h) = (lo[i], hi[i]);
-            lo[i] = if v < l { v } else { l };
-            hi[i] = if v > h { v } else { h };
-        }
-    }
-    let tail = chunks.remainder();
-    let lo = tail.iter().chain(&lo).fold(0f32, |a, &b| a.min(b));
-    let hi = tail.iter().chain(&hi).fold(0f32, |a, &b| a.max(b));
     let top = l.top as f32;
-    let step = if hi > lo { (hi - lo) / top } else { 1.0 };
-    let inv = 1.0 / step;
-    let zero = (-lo * inv).round_ties_even().clamp(0.0, top);
+    let (step, inv, zero) = range(x, l.top);
     let bw = 2 * w.div_ceil(2) + 2;
     let rows = board.len() / (bw * n);
     board[..bw * n].fill(0);
