@@ -11,6 +11,8 @@
 //! self-check in `text`, the small point and string sets in `sets`.
 
 use super::color::{Cell, Color, Move};
+use super::point::NONE;
+pub use super::point::{Point, MAX_POINTS, MAX_SIZE};
 use super::score::{self, AreaScore, Framed};
 use super::zobrist;
 use crate::deps::ArrayVec;
@@ -24,35 +26,15 @@ mod text;
 use sets::Heads;
 pub use sets::PointSet;
 
-/// Largest supported width or height.
-pub const MAX_SIZE: usize = 25;
-/// Length of the per-point arrays: the framed largest board needs
-/// (25 + 2) * (25 + 1) + 1 = 703 cells; a power of two lets indices be
-/// masked instead of bounds-checked.
-pub const MAX_POINTS: usize = 1024;
-const _: () = assert!((MAX_SIZE + 2) * (MAX_SIZE + 1) < MAX_POINTS);
 const MAX_AREA: usize = MAX_SIZE * MAX_SIZE;
 
 /// Zobrist keys, `KEYS[colour][point]`: the same in every run.
 pub(super) static KEYS: [[u64; MAX_POINTS]; 2] = zobrist::keys();
-const NONE: u16 = 0;
-
-/// An index into the framed board. Index 0 is always in the frame, so no real
-/// point is ever 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Point(pub u16);
 
 /// An index into the per-point arrays; the mask proves it in range.
 #[inline(always)]
 fn ix(i: u16) -> usize {
     i as usize & (MAX_POINTS - 1)
-}
-
-impl Point {
-    #[inline]
-    pub fn idx(self) -> usize {
-        self.0 as usize & (MAX_POINTS - 1)
-    }
 }
 
 /// Why a move is refused.

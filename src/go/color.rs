@@ -87,12 +87,12 @@ impl Cell {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     Pass,
-    Play(super::Point),
+    Play(super::point::Point),
 }
 
 impl Move {
     #[inline]
-    pub fn point(self) -> Option<super::Point> {
+    pub fn point(self) -> Option<super::point::Point> {
         match self {
             Move::Pass => None,
             Move::Play(p) => Some(p),

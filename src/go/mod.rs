@@ -7,6 +7,7 @@ mod board;
 mod color;
 pub mod coord;
 mod game;
+mod point;
 pub mod rules;
 pub mod score;
 pub mod sgf;

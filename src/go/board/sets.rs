@@ -1,7 +1,7 @@
 //! Small fixed sets used while playing a move: the strings around a point
 //! (`Heads`) and a bit set of points (`PointSet`).
 
-use super::{Point, MAX_POINTS, NONE};
+use crate::go::point::{Point, MAX_POINTS, NONE};
 
 /// Up to four distinct strings around a point, named by their heads, packed
 /// 16 bits a slot into one word (slot k in bits 16k..16k+16). Unused slots
