@@ -20,4 +20,5 @@ pub mod state;
 pub mod valued;
 
 pub use params::PARAMS;
-pub use searcher::{Analysis, Config, MoveInfo, Ownership, Searcher, Stats};
+pub use searcher::analysis::{Analysis, MoveInfo, Ownership};
+pub use searcher::{Config, Searcher, Stats};

@@ -468,10 +468,9 @@ fn pv_text(game: &Game, pv: &[Move]) -> String {
         .join(" ")
 }
 
-mod analysis;
+pub mod analysis;
 mod playouts;
 mod valued;
-pub use analysis::{Analysis, MoveInfo, Ownership};
 
 #[cfg(test)]
 mod tests;
