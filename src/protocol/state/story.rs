@@ -2,7 +2,7 @@
 //! the opponent's pass or stone) that turn our game into one the field
 //! shows, and the stale `-1` marks each game carries.
 
-use super::Seen;
+use super::seen::Seen;
 use crate::deps::log;
 use crate::go::{Board, Cell, Color, Game, Move, Point, Rules};
 
