@@ -186,7 +186,7 @@ fn the_gtp_answer_has_katagos_form() {
     .unwrap()
     .with_path(Path::Float);
     let e = net.evaluate_at(&nn::position(&game), case.symmetry, case.optimism);
-    let ours = tengen::protocol::gtp::raw_text(&e, case.symmetry, case.size, case.size);
+    let ours = tengen::protocol::gtp::network::raw_text(&e, case.symmetry, case.size, case.size);
     // a GTP reply ends trimmed, KataGo's as ours
     let ours: Vec<&str> = ours.trim_end().lines().collect();
     assert_eq!(ours.len(), case.answer.len());

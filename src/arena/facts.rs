@@ -52,7 +52,7 @@ pub fn match_line(m: &Match, started: &str) -> String {
         ("cpus", cpus.to_string()),
         ("started", string(started)),
         ("tengen_version", string(env!("CARGO_PKG_VERSION"))),
-        ("tengen_commit", string(crate::protocol::commit())),
+        ("tengen_commit", string(crate::protocol::version::commit())),
         ("games", m.games.to_string()),
         ("jobs", m.jobs.to_string()),
         ("seed", m.seed.to_string()),

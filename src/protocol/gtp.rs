@@ -8,8 +8,7 @@
 //! [`setup`] the handicap, SGF records and KGS's time settings.
 
 mod analyze;
-mod network;
-pub use network::raw_text;
+pub mod network;
 mod setup;
 
 use super::gtp_clock::{seconds, GtpClock};
@@ -62,6 +61,14 @@ const COMMANDS: &[&str] = &[
 
 /// The commands whose answers stream until the next command arrives
 /// ([`serve`] runs them; `analyze.rs`).
+/// What `gogui-analyze_commands` lists.
+const GOGUI_COMMANDS: &str = "\
+gfx/Ownership/tengen-ownership
+gfx/Principal variation/tengen-pv
+gfx/Policy network/tengen-policy-map
+plist/Dead stones/final_status_list dead
+plist/Seki/final_status_list seki";
+
 const STREAMED: [&str; 4] = [
     "lz-analyze",
     "lz-genmove_analyze",
@@ -145,7 +152,7 @@ impl Engine {
         match command {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("tengen".into()),
-            "version" => Ok(super::version()),
+            "version" => Ok(super::version::version()),
             "known_command" => Ok(args
                 .first()
                 .is_some_and(|c| COMMANDS.contains(c))
@@ -190,7 +197,7 @@ impl Engine {
             "loadsgf" => self.loadsgf(args),
             "printsgf" => self.printsgf(args),
             "kgs-time_settings" => self.kgs_time_settings(args),
-            "gogui-analyze_commands" => Ok(analyze::GOGUI_COMMANDS.into()),
+            "gogui-analyze_commands" => Ok(GOGUI_COMMANDS.into()),
             "tengen-ownership" => self.gfx_ownership(),
             "tengen-pv" => self.gfx_pv(),
             "tengen-policy-map" => self.gfx_policy(),
@@ -260,32 +267,6 @@ impl Engine {
             self.after_answer = Some(self.game.clone());
         }
         Ok(vertex)
-    }
-
-    /// `tengen-policy [COLOUR] [N]`: the policy network's N likeliest moves
-    /// (default 10) for COLOUR (default the side to move), one a line as
-    /// `VERTEX PERCENT`, likeliest first.
-    fn policy(&self, args: &[&str]) -> Reply {
-        let mut game = self.game.clone();
-        let mut rest = args;
-        if let Some(c) = rest.first().and_then(|a| color(a).ok()) {
-            game.set_to_move(c);
-            rest = &rest[1..];
-        }
-        let n: usize = match rest {
-            [] => 10,
-            [n] => number(Some(n))?,
-            _ => return Err("syntax error".into()),
-        };
-        let b = game.board();
-        let mut policy = network::policy(&game);
-        policy.sort_by(|x, y| y.1.total_cmp(&x.1));
-        policy.truncate(n);
-        let lines: Vec<String> = policy
-            .iter()
-            .map(|&(p, prob)| format!("{} {:.1}", coord::to_gtp(b, Move::Play(p)), 100.0 * prob))
-            .collect();
-        Ok(lines.join("\n"))
     }
 
     /// Replays every move but the last from the game's start.

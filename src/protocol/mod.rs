@@ -5,7 +5,8 @@
 //!   [`state`] keeps our game in step with the engine's fields.
 //! - [`thinker`]: runs the search on a worker thread and answers by the hard
 //!   deadline whatever happens; [`fallback`] is the move it answers then.
-//! - [`gtp`]: the GTP engine, with [`gtp_clock`] for its time controls.
+//! - [`gtp`]: the GTP engine, with [`gtp_clock`] for its time controls;
+//!   [`version`]: which build runs.
 //! - [`atari_go`], [`clobber`]: the CodinGame bots, with what they share
 //!   in [`codingame`]; [`worker`] runs their search on a thread that must
 //!   answer by a deadline.
@@ -23,26 +24,16 @@ pub mod random;
 pub mod settings;
 pub mod state;
 pub mod thinker;
+pub mod version;
 pub mod worker;
 
 use crate::games::go::Config;
-
-/// The commit tengen was built from (build.rs; the arena zip's from its
-/// BUILD-INFO.txt), or "unknown" when it was built without git.
-pub fn commit() -> &'static str {
-    option_env!("TENGEN_COMMIT").unwrap_or("unknown")
-}
-
-/// tengen's version and commit, e.g. `0.1.0 (a5651ca)`: GTP's `version`.
-pub fn version() -> String {
-    format!("{} ({})", env!("CARGO_PKG_VERSION"), commit())
-}
 
 /// The first line an arena bot writes on stderr: which build plays (the
 /// local arena records it with each game). Not a diagnostic, so not left
 /// to the log level.
 fn banner(player: &str) {
-    eprintln!("tengen {} {player}", version());
+    eprintln!("tengen {} {player}", version::version());
 }
 
 /// The arena bot as `tengen` runs it without arguments: the default

@@ -17,14 +17,6 @@ use std::time::{Duration, Instant};
 /// Playouts behind an ownership estimate.
 const OWNERSHIP_PLAYOUTS: usize = 400;
 
-/// What `gogui-analyze_commands` lists.
-pub const GOGUI_COMMANDS: &str = "\
-gfx/Ownership/tengen-ownership
-gfx/Principal variation/tengen-pv
-gfx/Policy network/tengen-policy-map
-plist/Dead stones/final_status_list dead
-plist/Seki/final_status_list seki";
-
 /// The tags of `lz-analyze` and `kata-analyze`: whose move, how often to
 /// report (none: never), and (KataGo's) whether to add the ownership.
 struct Tags {

@@ -3,9 +3,9 @@
 //! side by side on the same net and moves; and the policy the analysis
 //! commands show.
 
-use super::{color, Engine, Reply};
+use super::{color, number, Engine, Reply};
 use crate::games::go::nn::{self, Eval};
-use crate::go::{Color, Game, Point};
+use crate::go::{coord, Color, Game, Move, Point};
 
 /// KataGo's GTP default policy optimism at the root (`rootPolicyOptimism`:
 /// the lesser of `policyOptimism`, 1, and 0.2).
@@ -105,6 +105,32 @@ impl Engine {
             .collect();
         // GTP ends a reply at a blank line: the blocks follow each other
         Ok(blocks.join("\n"))
+    }
+
+    /// `tengen-policy [COLOUR] [N]`: the policy network's N likeliest moves
+    /// (default 10) for COLOUR (default the side to move), one a line as
+    /// `VERTEX PERCENT`, likeliest first.
+    pub(super) fn policy(&self, args: &[&str]) -> Reply {
+        let mut game = self.game.clone();
+        let mut rest = args;
+        if let Some(c) = rest.first().and_then(|a| color(a).ok()) {
+            game.set_to_move(c);
+            rest = &rest[1..];
+        }
+        let n: usize = match rest {
+            [] => 10,
+            [n] => number(Some(n))?,
+            _ => return Err("syntax error".into()),
+        };
+        let b = game.board();
+        let mut policy = policy(&game);
+        policy.sort_by(|x, y| y.1.total_cmp(&x.1));
+        policy.truncate(n);
+        let lines: Vec<String> = policy
+            .iter()
+            .map(|&(p, prob)| format!("{} {:.1}", coord::to_gtp(b, Move::Play(p)), 100.0 * prob))
+            .collect();
+        Ok(lines.join("\n"))
     }
 }
 
