@@ -35,24 +35,7 @@ mod stats;
 mod sys;
 mod tourney;
 
-pub use spec::GameConfig;
-pub use spec::PlayerSpec;
+pub use pool::Failure;
+pub use spec::{Config, GameConfig, PlayerSpec};
 pub use start::{load as load_starts, Start};
-pub use tourney::{run, Failure};
-
-use std::path::PathBuf;
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// The arena's command line, for the records (empty: not known).
-    pub command: Vec<String>,
-    pub players: [PlayerSpec; 2],
-    pub games: usize,
-    pub jobs: usize,
-    pub seed: u64,
-    pub out: PathBuf,
-    pub game: GameConfig,
-    /// Recorded moves the games begin from (`--from`); empty: none.
-    pub starts: Vec<Start>,
-}
+pub use tourney::run;

@@ -6,13 +6,23 @@
 
 use super::facts;
 use super::sys::{self, Stop};
-use super::Failure;
 use std::fs::{self, File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
+
+/// Why a match stopped short.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The output folder could not be made, or a game could not go on.
+    Io(String),
+    /// The output folder holds an earlier match.
+    Taken(String),
+    /// Ctrl-C, after this many finished games.
+    Interrupted(usize),
+}
 
 /// Makes `out`, starts its games.jsonl with the match's line (`facts`) and
 /// keeps it open for appending; refuses a folder that holds an earlier

@@ -5,13 +5,13 @@
 
 use super::facts::{self, Match};
 use super::json::{int, num, object, opt_str, string};
+use super::pool::Failure;
 use super::record::{GameRecord, SideStats};
 use super::referee::{self, GameJob};
-use super::spec::{log_name, GameConfig, PlayerSpec};
+use super::spec::{log_name, Config, GameConfig, PlayerSpec};
 use super::start::Start;
 use super::stats::Summary;
 use super::sys::Stop;
-use super::Config;
 use super::{date, json, pool, sgf};
 use std::fs::{self, File};
 use std::io::Write;
@@ -20,17 +20,6 @@ use std::time::SystemTime;
 /// The seed recorded for game `i`.
 fn game_seed(seed: u64, i: usize) -> u64 {
     seed.wrapping_add(i as u64)
-}
-
-/// Why a match stopped short.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// The output folder could not be made, or a game could not go on.
-    Io(String),
-    /// The output folder holds an earlier match.
-    Taken(String),
-    /// Ctrl-C, after this many finished games.
-    Interrupted(usize),
 }
 
 /// Runs the match and prints its summary. Interrupted matches and fatal
