@@ -15,6 +15,7 @@ pub mod atari_go;
 pub mod bot;
 pub mod clobber;
 pub mod codingame;
+pub mod deadline;
 pub mod fallback;
 pub mod field;
 pub mod gtp;

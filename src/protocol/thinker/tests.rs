@@ -1,6 +1,8 @@
 use super::*;
 use crate::go::Board;
+use crate::protocol::deadline::MAX_STRAGGLERS;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
 use std::time::Duration;
 
 struct Stub<F>(F);
@@ -92,7 +94,7 @@ fn a_stuck_search_is_answered_over_by_the_hard_deadline() {
         assert!(asked.elapsed() < Duration::from_secs(2));
         assert!(g.is_legal(mv) && !mv.is_pass());
     }
-    assert_eq!(t.stragglers.len(), MAX_STRAGGLERS + 1);
+    assert_eq!(t.search.stragglers(), MAX_STRAGGLERS + 1);
 }
 
 /// Searches stalled past their turn (as when the host stops the process)
@@ -116,7 +118,7 @@ fn searching_resumes_once_stalled_searches_end() {
         let mv = choose(&mut t, &g, 10, 1000);
         assert!(mv != searched && g.is_legal(mv));
     }
-    assert_eq!(t.stragglers.len(), MAX_STRAGGLERS + 1);
+    assert_eq!(t.search.stragglers(), MAX_STRAGGLERS + 1);
     stalled.store(false, Ordering::SeqCst);
     // the stalled threads finish as soon as they run: within tries, with a
     // generous deadline each, the search answers again
@@ -196,7 +198,7 @@ fn pondering_runs_until_the_next_request_and_keeps_the_searcher() {
     assert_eq!(choose(&mut t, &g, 1000, 5000), ours);
     assert_eq!(pondered.load(Ordering::SeqCst), 3);
     assert_eq!(built.load(Ordering::SeqCst), 1);
-    assert!(t.stragglers.is_empty());
+    assert_eq!(t.search.stragglers(), 0);
 }
 
 #[test]
