@@ -147,6 +147,15 @@ fn records_are_one_collection_or_a_file_a_game() {
     numbers.sort();
     assert_eq!(numbers, ["1", "2", "3"]);
     assert!(!out.join("game-0001.sgf").exists());
+    // the analysis tools find each game there by its number
+    let times = tool(
+        "answer_times.py",
+        &[out.to_str().unwrap(), "--name", "script.py-A"],
+    );
+    assert!(
+        times.starts_with("script.py-A: 3 games, 6 answers"),
+        "{times}"
+    );
 
     // a games.sgf that holds games, with no game in games.jsonl, is
     // still an earlier match's: refused, and left as it was
@@ -168,6 +177,49 @@ fn records_are_one_collection_or_a_file_a_game() {
         assert!(sgf.contains(&format!("GN[game {}]", i + 1)), "{sgf}");
     }
     assert!(!dir.join("out/games.sgf").exists());
+    let out = dir.join("out");
+    let times = tool(
+        "answer_times.py",
+        &[out.to_str().unwrap(), "--name", "script.py-A"],
+    );
+    assert!(
+        times.starts_with("script.py-A: 3 games, 6 answers"),
+        "{times}"
+    );
+
+    // a collection cut short is an error, not fewer games
+    let cut = dir.join("cut.sgf");
+    fs::write(&cut, "(;SZ[5];B[aa])\n(;SZ[5];B[").unwrap();
+    let listed = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/sgf_games.py"))
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(listed.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&listed.stderr);
+    assert!(
+        err.contains("cut.sgf: game 2: a property value is not closed"),
+        "{err}"
+    );
+}
+
+/// Runs `python3 tools/NAME ARGS`, which must succeed; returns its stdout.
+fn tool(name: &str, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tools")
+                .join(name),
+        )
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// `--from`: games begin with the first moves of an earlier match's games,
