@@ -434,6 +434,23 @@ fn learn_fits_a_table_and_refuses_bad_records() {
     );
     tengen::games::go::gammas::Gammas::parse(&text).expect("the table reads back");
 
+    // the two games as one collection: the same fit
+    let both = path("both.sgf");
+    std::fs::write(&both, format!("{}\n{}\n", games[0], games[1])).unwrap();
+    let args = ["learn", "--player", "me", "--holdout", "0", "--out"];
+    let table2 = path("table2.txt");
+    let out2 = ok(&[&args[..], &[&table2, &both]].concat(), "");
+    assert_eq!(out2, out);
+    assert_eq!(std::fs::read_to_string(&table2).unwrap(), text);
+    let broken = path("broken.sgf");
+    std::fs::write(&broken, format!("{}(;SZ[9];B[ee]", games[0])).unwrap();
+    let e = fails(&["learn", &broken], "");
+    assert!(e.contains("broken.sgf: game 2: not closed"), "{e}");
+    let bad2 = path("bad2.sgf");
+    std::fs::write(&bad2, format!("{}(;SZ[9];B[ee];W[ee])", games[0])).unwrap();
+    let e = fails(&["learn", &bad2], "");
+    assert!(e.contains("bad2.sgf#2") && e.contains("move 2"), "{e}");
+
     std::fs::remove_file(&table).unwrap();
     let bad = path("bad.sgf");
     std::fs::write(&bad, "(;SZ[9];B[ee];W[ee])").unwrap();

@@ -522,6 +522,15 @@ fn sgf_records_are_written_and_loaded() {
     e.ok(&format!("loadsgf {}", problem.display()));
     assert!(e.ok("showboard").contains("black to move"));
     assert!(e.ok("printsgf").ends_with("AW[ee]PL[B])"));
+    // a collection (a match's games.sgf): its first game, as GNU Go reads one
+    let two = dir.join("two.sgf");
+    std::fs::write(&two, "(;SZ[9];B[cc])\n(;SZ[9];B[gg];W[cc])\n").unwrap();
+    e.ok(&format!("loadsgf {}", two.display()));
+    let first = e.ok("showboard");
+    assert!(
+        first.contains(" 7 . . X . . . . . .") && first.contains("white to move"),
+        "{first}"
+    );
     std::fs::write(dir.join("bad.sgf"), "(;SZ[9];B[zz])").unwrap();
     let bad = dir.join("bad.sgf");
     assert!(e

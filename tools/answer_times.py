@@ -18,6 +18,8 @@ import os
 import re
 import sys
 
+import sgf_games
+
 
 def percentile(values, q):
     if not values:
@@ -52,7 +54,10 @@ def main():
                 colour = "W"
             else:
                 continue
-            sgf = open(os.path.join(a.match_dir, g["sgf"])).read()
+            try:  # games.sgf (a collection) or a file a game
+                sgf = sgf_games.match_game(a.match_dir, g)[1]
+            except (OSError, ValueError) as e:
+                sys.exit(f"answer_times.py: game {g.get('game')}: {getattr(e, 'strerror', None) or e}")
             answers = [int(ms) for c, ms in re.findall(r";([BW])\[[a-z]*\]C\[(\d+) ms", sgf) if c == colour]
             if not answers:
                 continue

@@ -6,7 +6,9 @@
                     [--jsonl OUT] [--fixture OUT] SGF...
     kata_compare.py --a "CMD" --b "CMD" --selfplay N --size S [--moves K] ...
 
-Replays the games of the SGF files in both engines (boardsize, komi 7.5,
+Replays the games of the SGF files (each a game or a collection of them,
+as a match's games.sgf; a game is named FILE#K, the Kth of FILE, in a
+collection) in both engines (boardsize, komi 7.5,
 play ...) and, at N positions drawn from move M on (seeded, spread over
 the games, no position twice), asks both for `kata-raw-nn SYMMETRY
 OPTIMISM` at the same symmetry (random: drawn per position). With
@@ -18,7 +20,8 @@ often the top move agrees and the mean and largest differences in win
 rate, lead, score, ownership and any move's probability; --jsonl writes
 one line a position with both engines' numbers; --fixture writes A's
 answers in the form tests/katago.rs reads (the moves, the symmetry, the
-raw answer). Exits 1 if an engine fails or a game cannot be replayed.
+raw answer). Exits 1 if an engine fails, a file does not split into games
+or a game cannot be replayed.
 Python 3 standard library only.
 """
 
@@ -31,12 +34,13 @@ import subprocess
 import sys
 import time
 
+import sgf_games
+
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 
-def sgf_moves(path):
-    """(size, [(colour, vertex)]) of a record's main line; vertex 'pass'."""
-    text = open(path, encoding="utf-8", errors="replace").read()
+def sgf_moves(text):
+    """(size, [(colour, vertex)]) of a game's main line; vertex 'pass'."""
     m = re.search(r"SZ\[(\d+)\]", text)
     size = int(m.group(1)) if m else 19
     if re.search(r";\s*A[BW]\[", text) or re.search(r"\bA[BW]\[", text):
@@ -132,14 +136,21 @@ def main():
     if not args.sgf:
         sys.exit("kata_compare.py: no SGF files (or --selfplay N)")
     games = []
-    for path in sorted(args.sgf):
+    for file in sorted(args.sgf):
         try:
-            size, moves = sgf_moves(path)
-        except (OSError, ValueError, IndexError) as e:
-            print(f"skipped {path}: {e}", file=sys.stderr)
-            continue
-        if len(moves) > args.from_move:
-            games.append((path, size, moves))
+            named = sgf_games.named(file)
+        except OSError as e:
+            sys.exit(f"kata_compare.py: {file}: {e.strerror}")
+        except ValueError as e:  # a collection that does not split: no guessing
+            sys.exit(f"kata_compare.py: {e}")
+        for path, text in named:
+            try:
+                size, moves = sgf_moves(text)
+            except (ValueError, IndexError) as e:
+                print(f"skipped {path}: {e}", file=sys.stderr)
+                continue
+            if len(moves) > args.from_move:
+                games.append((path, size, moves))
     if not games:
         sys.exit("kata_compare.py: no game long enough")
     # positions: a random game, a random move from --from-move on

@@ -21,13 +21,16 @@ win rate, result. The table counts, per class, captures in won games, in lost
 ones, in lost ones at a win rate of 0.5 or more, and lost games with one.
 A last games.jsonl line still being written is skipped. Exit status 2 on bad
 input: no folder or games.jsonl, a bad line, an SGF that does not parse or
-replay, N < 1.
+replay (a game is found in MATCH_DIR/games.sgf by its number, or in the
+file its games.jsonl line names), N < 1.
 """
 import argparse
 import json
 import os
 import re
 import sys
+
+import sgf_games
 
 PROG = "lost_strings.py"
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
@@ -43,9 +46,8 @@ def bad_input(msg):
     sys.exit(2)
 
 
-def read_sgf(path):
-    """(size, [(colour, point index or None for a pass)]) of a record."""
-    text = open(path, encoding="utf-8", errors="replace").read()
+def read_sgf(text):
+    """(size, [(colour, point index or None for a pass)]) of a game."""
     if TOKEN_RE.sub("", text).strip():
         raise ValueError("does not parse (an unterminated value, stray text?)")
     tokens = TOKEN_RE.findall(text)
@@ -181,9 +183,11 @@ def read_games(folder):
 
 def scan_game(folder, g, me, min_stones):
     """[(capturing move, stones, class, point, win rate)] of one game."""
-    sgf = os.path.join(folder, g.get("sgf") or f"game-{g['game']:04d}.sgf")
+    sgf = g.get("sgf") or f"game-{g['game']:04d}.sgf"
     try:
-        size, moves = read_sgf(sgf)
+        # games.sgf (a collection) or a file a game
+        sgf, text = sgf_games.match_game(folder, g)
+        size, moves = read_sgf(text)
     except (OSError, ValueError) as e:
         bad_input(f"{folder} game {g['game']}: {sgf}: {getattr(e, 'strerror', None) or e}")
     nb = [[q for q, ok in ((p - 1, p % size > 0), (p + 1, p % size < size - 1),

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Did the search see the move that was played? One position of a game record.
 
-usage: tools/neglected.py GAME.sgf MOVES [--playouts N] [--bin PATH]
-                          [--set NAME=VALUE]...
+usage: tools/neglected.py GAME.sgf MOVES [--game N [--nth]] [--playouts N]
+                          [--bin PATH] [--set NAME=VALUE]...
 
-Replays the first MOVES moves of GAME.sgf (passes count) into `tengen gtp`,
+GAME.sgf is a file of one game or a collection (a match's games.sgf), of
+which --game N picks the game named `game N` (the arena's number, as in
+games.jsonl), or with --nth the Nth of the file.
+Replays the first MOVES moves of the game (passes count) into `tengen gtp`,
 has it search the position for the side to move with pondering off and at
 most N playouts (default 8000; a fixed count, so the machine's load changes
 nothing but the time), and prints the root moves the search liked best and
@@ -15,13 +18,16 @@ a handful of playouts is a blind spot (docs/measurements.md: the AMAF bias).
 --set passes search parameters on, as `tengen gtp --set` takes them.
 
 tengen: PATH, else target/release/tengen next to this script's folder.
-Exit status: 2 on bad input (no such file, no moves in it, MOVES out of
-range, a move tengen refuses) or when tengen fails.
+Exit status: 2 on bad input (no such file, a collection that does not
+split into games, several games and no --game, no game N, no moves, MOVES
+out of range, a move tengen refuses) or when tengen fails.
 """
 import os
 import re
 import subprocess
 import sys
+
+import sgf_games
 
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
 
@@ -32,14 +38,20 @@ def fail(msg):
 
 
 def parse_args(argv):
-    pos, playouts, binary, sets = [], 8000, None, []
+    pos, playouts, binary, sets, game, nth = [], 8000, None, [], None, False
     it = iter(argv)
     for a in it:
-        if a in ("--playouts", "--bin", "--set"):
+        if a == "--nth":
+            nth = True
+        elif a in ("--playouts", "--bin", "--set", "--game"):
             v = next(it, None)
             if v is None:
                 fail(f"{a} needs a value")
-            if a == "--playouts":
+            if a == "--game":
+                if not v.isdigit() or int(v) == 0:
+                    fail(f"--game {v!r}: expected a game number")
+                game = int(v)
+            elif a == "--playouts":
                 if not v.isdigit() or int(v) == 0:
                     fail(f"--playouts {v!r}: expected a positive count")
                 playouts = int(v)
@@ -55,18 +67,31 @@ def parse_args(argv):
         else:
             pos.append(a)
     if len(pos) != 2:
-        fail("usage: tools/neglected.py GAME.sgf MOVES [--playouts N] [--bin PATH] [--set NAME=VALUE]...")
+        fail("usage: tools/neglected.py GAME.sgf MOVES [--game N [--nth]] [--playouts N] [--bin PATH] "
+             "[--set NAME=VALUE]...")
     if not pos[1].isdigit():
         fail(f"MOVES {pos[1]!r}: expected a move count")
-    return pos[0], int(pos[1]), playouts, binary, sets
+    if nth and game is None:
+        fail("--nth goes with --game N")
+    return pos[0], int(pos[1]), playouts, binary, sets, game, nth
 
 
-def read_record(path):
-    """(size, komi, [(colour, vertex or 'pass')]) of a plain game record."""
+def read_record(path, game, nth):
+    """(name, size, komi, [(colour, vertex or 'pass')]) of a game of the file."""
     try:
-        text = open(path, encoding="utf-8", errors="replace").read()
+        games = sgf_games.read(path)
     except OSError as e:
         fail(f"{path}: {e.strerror}")
+    except ValueError as e:
+        fail(str(e))
+    if game is None and len(games) > 1:
+        fail(f"{path} holds {len(games)} games: pick one with --game N (tools/sgf_games.py {path} lists them)")
+    try:
+        text = games[0] if game is None else sgf_games.pick(games, game, nth)
+    except ValueError as e:
+        fail(f"{path}: {e}")
+    if len(games) > 1:
+        path = f"{path}#{games.index(text) + 1}"
     size = int((re.search(r"SZ\[(\d+)\]", text) or ["", "19"])[1])
     if not 2 <= size <= 19:
         fail(f"{path}: board size {size} out of range")
@@ -84,12 +109,12 @@ def read_record(path):
             fail(f"{path}: move {len(moves) + 1} [{at}] is not a point")
     if not moves:
         fail(f"{path}: no moves")
-    return size, komi, moves
+    return path, size, komi, moves
 
 
 def main():
-    path, upto, playouts, binary, sets = parse_args(sys.argv[1:])
-    size, komi, moves = read_record(path)
+    path, upto, playouts, binary, sets, game, nth = parse_args(sys.argv[1:])
+    path, size, komi, moves = read_record(path, game, nth)
     if upto >= len(moves):
         fail(f"MOVES {upto}: the record has {len(moves)} moves, so at most {len(moves) - 1}")
     played_colour, played = moves[upto]

@@ -14,7 +14,10 @@ asks GNU Go for its score estimate around move k, for k = N, 2N, ... up to
 min(M, moves in the game) (defaults N = 20, M = 200): the mean of its
 estimates of the positions after k - 1 and after k moves, each from
 
-    gnugo --chinese-rules --score estimate -l game-00NN.sgf -L k+1
+    gnugo --chinese-rules --score estimate -l GAME.sgf -L k+1
+
+(GAME.sgf: the game alone, copied out of the folder's games.sgf, found
+there by its number; or the file its games.jsonl line names.)
 
 GNU Go's -L (--until) means "stop loading just before move L is played", so
 -L k+1 is the position after k moves (passes count as moves; checked with
@@ -58,7 +61,10 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+
+import sgf_games
 
 PROG = "trajectory.py"
 TIMEOUT_S = 60
@@ -294,15 +300,25 @@ def main():
         gnugo = find_gnugo(a.gnugo)
         judge, judge_name = (lambda sgf, k: estimate(gnugo, sgf, k)), "GNU Go"
 
-    # Plan: (game, [k...]) with the SGF checked up front.
+    # Plan: (game, [k...]) with the SGF checked up front. GNU Go and
+    # KataGo load the first game of a file, so a game of a collection is
+    # copied alone into a scratch folder (removed at exit).
     plan = []
+    scratch = tempfile.TemporaryDirectory(prefix="trajectory-")
     for num in wanted:
         g = records[num]
         folder, number = where[num]
-        sgf = os.path.join(folder, g.get("sgf") or f"game-{number:04d}.sgf")
-        if not os.path.isfile(sgf):
-            note(f"game {num}: no SGF file {sgf}, skipped")
+        try:
+            sgf, text = sgf_games.match_game(folder, g)
+        except OSError as e:
+            note(f"game {num}: no SGF record ({e.strerror}: {e.filename}), skipped")
             continue
+        except ValueError as e:
+            bad_input(f"game {num}: {e}")
+        if "#" in sgf:
+            sgf = os.path.join(scratch.name, f"{len(plan) + 1:04d}-game-{number:04d}.sgf")
+            with open(sgf, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
         moves = int(g.get("moves") or 0)
         ks = list(range(a.every, min(a.upto, moves) + 1, a.every))
         plan.append((num, os.path.abspath(sgf), ks))

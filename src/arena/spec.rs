@@ -195,4 +195,6 @@ pub struct Config {
     pub game: GameConfig,
     /// Recorded moves the games begin from (`--from`); empty: none.
     pub starts: Vec<Start>,
+    /// A file a game (`game-NNNN.sgf`) instead of one collection, games.sgf.
+    pub sgf_per_game: bool,
 }

@@ -1,10 +1,10 @@
-//! Games that begin from recorded positions (`--from DIR --from-move K`):
+//! Games that begin from recorded positions (`--from PATH --from-move K`):
 //! the first K moves of the games of an earlier match, replayed, so that
 //! the play after them can be measured alone. Games 2j and 2j+1 of a match
 //! share a start with the colours swapped, so each position is played from
 //! both sides and its own lean cancels out.
 
-use crate::go::sgf::read_sgf;
+use crate::go::sgf::{named_games, read_sgf};
 use crate::go::Rules;
 use crate::go::{Color, Game, Move};
 use std::path::Path;
@@ -12,7 +12,8 @@ use std::path::Path;
 /// The moves a game begins with, and where they come from.
 #[derive(Clone, Debug)]
 pub struct Start {
-    /// The record they were taken from, e.g. `m/game-0003.sgf`.
+    /// The game they were taken from, e.g. `m/games.sgf#3` (the third game
+    /// of that file) or `m/game-0003.sgf` (a file of one game).
     pub source: String,
     /// Each move's colour, and its column and row (`None`: a pass).
     pub moves: Vec<(Color, Option<(usize, usize)>)>,
@@ -48,12 +49,48 @@ impl Start {
     }
 }
 
-/// The first `k` moves of each game recorded in `dir` (its `game-*.sgf`, in
-/// name order) that went on past them, checked by replaying them on a
-/// `size` board under the match's `rules`, as the referee will replay them. Games that ended by move `k` are skipped;
-/// none left, an unreadable record or a move the rules refuse is an error.
-pub fn load(dir: &Path, k: usize, size: usize, rules: Rules) -> Result<Vec<Start>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("--from {}: {e}", dir.display()))?;
+/// The first `k` moves of each game recorded at `from` (see `records`)
+/// that went on past them, checked by replaying them on a `size` board
+/// under the match's `rules`, as the referee will replay them. Games that
+/// ended by move `k` are skipped; none left, an unreadable record or a
+/// move the rules refuse is an error.
+pub fn load(from: &Path, k: usize, size: usize, rules: Rules) -> Result<Vec<Start>, String> {
+    let mut starts = Vec::new();
+    for (path, text) in records(from)? {
+        for (name, game) in named_games(&path, &text)? {
+            if let Some(start) = start(&name, game, k, size, rules)? {
+                starts.push(start);
+            }
+        }
+    }
+    if starts.is_empty() {
+        return Err(format!(
+            "--from {}: no game there goes on past move {k}",
+            from.display()
+        ));
+    }
+    Ok(starts)
+}
+
+/// The SGF files `--from` names, with their text: the file itself; in a
+/// match folder, its collection (games.sgf), else its `game-*.sgf` (the
+/// layout of `--sgf-per-game` and of matches before the collection) in
+/// name order.
+fn records(from: &Path) -> Result<Vec<(String, String)>, String> {
+    let read = |p: &Path| {
+        let name = p.display().to_string();
+        std::fs::read_to_string(p)
+            .map(|t| (name.clone(), t))
+            .map_err(|e| format!("{name}: {e}"))
+    };
+    if !from.is_dir() {
+        return Ok(vec![read(from).map_err(|e| format!("--from {e}"))?]);
+    }
+    let collection = from.join(super::sgf::COLLECTION);
+    if collection.is_file() {
+        return Ok(vec![read(&collection)?]);
+    }
+    let entries = std::fs::read_dir(from).map_err(|e| format!("--from {}: {e}", from.display()))?;
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
@@ -63,41 +100,38 @@ pub fn load(dir: &Path, k: usize, size: usize, rules: Rules) -> Result<Vec<Start
         })
         .collect();
     files.sort();
-    let mut starts = Vec::new();
-    for path in &files {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
-        let rec = read_sgf(&text).map_err(|e| format!("{name}: {e}"))?;
-        if !rec.setup.is_empty() {
-            return Err(format!("{name}: setup stones are not supported"));
-        }
-        if rec.size != size {
-            return Err(format!(
-                "{name}: a {0}x{0} game, the match is {size}x{size}",
-                rec.size
-            ));
-        }
-        if rec.moves.len() <= k {
-            continue; // over by then: nothing to play from it
-        }
-        let start = Start {
-            source: name.clone(),
-            moves: rec.moves[..k].to_vec(),
-        };
-        let mut game = super::rules::new_game(size, 0.0, rules); // komi: no part in legality
-        start
-            .replay(&mut game)
-            .map_err(|e| format!("{name}: {e}"))?;
-        if game.is_over() {
-            continue;
-        }
-        starts.push(start);
+    files.iter().map(|p| read(p)).collect()
+}
+
+/// The start game `name` (SGF text `text`) gives, `None` if it ended by
+/// move `k`.
+fn start(
+    name: &str,
+    text: &str,
+    k: usize,
+    size: usize,
+    rules: Rules,
+) -> Result<Option<Start>, String> {
+    let rec = read_sgf(text).map_err(|e| format!("{name}: {e}"))?;
+    if !rec.setup.is_empty() {
+        return Err(format!("{name}: setup stones are not supported"));
     }
-    if starts.is_empty() {
+    if rec.size != size {
         return Err(format!(
-            "--from {}: no game-*.sgf there goes on past move {k}",
-            dir.display()
+            "{name}: a {0}x{0} game, the match is {size}x{size}",
+            rec.size
         ));
     }
-    Ok(starts)
+    if rec.moves.len() <= k {
+        return Ok(None); // over by then: nothing to play from it
+    }
+    let start = Start {
+        source: name.to_string(),
+        moves: rec.moves[..k].to_vec(),
+    };
+    let mut game = super::rules::new_game(size, 0.0, rules); // komi: no part in legality
+    start
+        .replay(&mut game)
+        .map_err(|e| format!("{name}: {e}"))?;
+    Ok((!game.is_over()).then_some(start))
 }

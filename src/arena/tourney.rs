@@ -1,6 +1,7 @@
 //! The Go match: games run K at once (the machinery in `pool`); the main
 //! thread writes the match's facts first (`facts`), then each finished
-//! game at once (SGF, one line appended to games.jsonl) so no result is
+//! game at once (appended to games.sgf, or its own SGF file with
+//! `--sgf-per-game`; one line appended to games.jsonl) so no result is
 //! lost, keeps the running score, and prints the summary.
 
 use super::facts::{self, Match};
@@ -27,6 +28,8 @@ fn game_seed(seed: u64, i: usize) -> u64 {
 pub fn run(cfg: &Config) -> Result<(), Failure> {
     let out = &cfg.out;
     let started = date::iso(SystemTime::now());
+    // refused before games.jsonl is touched, as an earlier match's is
+    let mut records = sgf::Records::new(out, cfg.sgf_per_game).map_err(Failure::Taken)?;
     let mut jsonl = pool::open_results(out, &facts::match_line(&facts(cfg), &started))?;
     let names = cfg.players.clone().map(|p| p.name);
     let mut summary = Summary::new(names);
@@ -42,7 +45,7 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
         referee::play(&cfg.game, &job, stop)
     };
     let fatal = pool::play_games(cfg.games, cfg.jobs, play, |rec: GameRecord| {
-        let saved = save(cfg, &rec, &mut jsonl);
+        let saved = save(cfg, &rec, &mut records, &mut jsonl);
         summary.add(&rec);
         (summary.progress(cfg.games), saved)
     });
@@ -112,11 +115,15 @@ fn header(cfg: &Config, summary: &Summary) -> String {
 }
 
 /// Writes a finished game: its SGF, then its line in games.jsonl (flushed).
-fn save(cfg: &Config, rec: &GameRecord, jsonl: &mut File) -> Result<(), String> {
-    let sgf_path = cfg.out.join(sgf::file_name(rec.index));
+fn save(
+    cfg: &Config,
+    rec: &GameRecord,
+    records: &mut sgf::Records,
+    jsonl: &mut File,
+) -> Result<(), String> {
     let text = sgf::write(rec, &cfg.game, &date::date(SystemTime::now()));
-    fs::write(&sgf_path, text).map_err(|e| format!("cannot write {}: {e}", sgf_path.display()))?;
-    let line = game_line(rec, &cfg.game, &cfg.players);
+    let file = records.save(rec.index, &text)?;
+    let line = game_line(rec, &cfg.game, &cfg.players, &file);
     writeln!(jsonl, "{line}")
         .and_then(|()| jsonl.flush())
         .map_err(|e| format!("cannot append to games.jsonl: {e}"))
@@ -135,8 +142,9 @@ fn side(s: &SideStats) -> String {
     )
 }
 
-/// One game's line of `games.jsonl` (no newline).
-fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2]) -> String {
+/// One game's line of `games.jsonl` (no newline); `sgf` is the file its
+/// record is in (in games.sgf, the game named `game N`, N its number).
+fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2], sgf: &str) -> String {
     let label = |p: usize| players[p].label.to_string();
     let winner = rec.winner_player();
     let winner_color = rec.winner.map(|c| c.to_string());
@@ -177,7 +185,7 @@ fn game_line(rec: &GameRecord, cfg: &GameConfig, players: &[PlayerSpec; 2]) -> S
         ("rules", string(&cfg.rules.to_string())),
         ("black_stats", side(&rec.sides[0])),
         ("white_stats", side(&rec.sides[1])),
-        ("sgf", string(&sgf::file_name(rec.index))),
+        ("sgf", string(sgf)),
         ("logs", format!("{{\"A\":{},\"B\":{}}}", logs[0], logs[1])),
         ("engines", object(&[("A", engine(0)), ("B", engine(1))])),
     ];

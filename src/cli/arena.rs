@@ -67,13 +67,17 @@ Game (go only):
                      the opening (score the cut positions with
                      tools/trajectory.py). A cut game has no result: it is
                      left out of the wins and the score
-  --from DIR         begin each game from a recorded position: the first
-  --from-move K      K moves of a game of an earlier match in DIR (its
-                     game-*.sgf in order, those that went on past move K),
-                     replayed; games 2j and 2j+1 share one, colours
+  --from PATH        begin each game from a recorded position: the first
+  --from-move K      K moves of a game of an earlier match, replayed (the
+                     games that went on past move K, in file order: every
+                     game of PATH, an SGF file or collection; or, for a
+                     match folder, of its games.sgf, else its game-*.sgf
+                     in name order); games 2j and 2j+1 share one, colours
                      swapped, so each position is played from both sides.
                      The moves count toward the round limit; both banks
-                     start full. A screen of the late game
+                     start full; games.jsonl's `start` names the game
+                     (FILE#K: the Kth game of FILE). A screen of the late
+                     game
   --dialect D        theaigames (standard rules' default): player1/player2, ids 1 and 2,
                      field 0/1/2, `update game move M` sent (M: number
                      of the move to be played, from 1); or riddles:
@@ -112,8 +116,12 @@ Game (go only):
                      calls the board full once no empty point has an empty
                      neighbour; 1.0.2 once no empty point is left
 
-Output, in DIR: game-NNNN.sgf per game (answer times in comments),
-games.jsonl, the bots' logs, and summary.txt. games.jsonl's first line is
+Output, in DIR: games.sgf, the SGF collection of the match (one file,
+`(;...)(;...)`, that Sabaki or GoGui open as a list of games), each game
+appended as it ends and named `game N` (GN), its number in games.jsonl;
+the answer times are in the move comments. With
+  --sgf-per-game     a file a game instead, game-NNNN.sgf
+Then games.jsonl, the bots' logs, and summary.txt. games.jsonl's first line is
 the match's, {\"match\":{...}}: this command line, the folder it ran in, the
 cores it could use (taskset limits them), the start time, tengen's version
 and commit, each player's command line, and the settings of every game;
@@ -167,7 +175,7 @@ summary.txt.
 ";
 
 /// The options of the Go arena only: refused with another game.
-const GO_ONLY: [&str; 15] = [
+const GO_ONLY: [&str; 16] = [
     "--size",
     "--komi",
     "--max-rounds",
@@ -183,6 +191,7 @@ const GO_ONLY: [&str; 15] = [
     "--rules",
     "--clock-a",
     "--clock-b",
+    "--sgf-per-game",
 ];
 
 /// The options of the CodinGame referee only: refused with --game go.
@@ -401,6 +410,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
         Some(r) => Some(at_least("--stop-after", r, 2)?),
     };
     let from = take_flag(&mut args, "--from")?;
+    let sgf_per_game = super::take_switch(&mut args, "--sgf-per-game");
     let from_move: Option<usize> = parse_flag(&mut args, "--from-move")?;
     let bank_ms = at_least(
         "--bank",
@@ -490,6 +500,7 @@ pub fn parse(mut args: Vec<String>) -> Result<Option<Config>, ToolError> {
             hang_ms,
         },
         starts,
+        sgf_per_game,
     }))
 }
 

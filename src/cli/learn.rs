@@ -7,13 +7,15 @@
 use super::{no_more_args, parse_flag, take_flag, ToolError};
 use crate::deps::FxHashMap;
 use crate::games::go::features::{canonical, features, Features, GROUPS};
-use crate::go::sgf::{read_sgf, Record};
+use crate::go::sgf::{named_games, read_sgf, Record};
 use crate::go::{Board, Color, Point};
 use std::fmt::Write as _;
 
 pub const USAGE: &str = "\
 usage: tengen learn [--player NAME] [--teacher] [--iterations N]
                     [--min-count K] [--holdout H] [--out FILE] SGF...
+  SGF              game records: a file of one game or a collection
+                   (games.sgf of a match), every game of it learnt from
   --player NAME    learn only the moves of the player so named (PB/PW);
                    default: every move
   --teacher        learn the teacher's moves (TM[..] in a move's node, as
@@ -65,18 +67,21 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     for path in &args {
         let text =
             std::fs::read_to_string(path).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
-        let record = read_sgf(&text).map_err(|e| ToolError::input(format!("{path}: {e}")))?;
-        if !record.setup.is_empty() {
-            return Err(ToolError::input(format!(
-                "{path}: setup stones are not supported"
-            )));
+        // a file may be a collection: every game in it is learnt from
+        for (name, game) in named_games(path, &text).map_err(ToolError::input)? {
+            let record = read_sgf(game).map_err(|e| ToolError::input(format!("{name}: {e}")))?;
+            if !record.setup.is_empty() {
+                return Err(ToolError::input(format!(
+                    "{name}: setup stones are not supported"
+                )));
+            }
+            let held = holdout > 0 && games % holdout == holdout - 1;
+            let into = if held { &mut test } else { &mut train };
+            let positions = positions(&record, player.as_deref(), teacher, &mut ids, &mut names)
+                .map_err(|e| ToolError::input(format!("{name}: {e}")))?;
+            into.extend(positions);
+            games += 1;
         }
-        let held = holdout > 0 && games % holdout == holdout - 1;
-        let into = if held { &mut test } else { &mut train };
-        let positions = positions(&record, player.as_deref(), teacher, &mut ids, &mut names)
-            .map_err(|e| ToolError::input(format!("{path}: {e}")))?;
-        into.extend(positions);
-        games += 1;
     }
     if train.is_empty() {
         return Err(ToolError::input(match &player {

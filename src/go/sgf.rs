@@ -1,5 +1,6 @@
 //! Game records: the main line of an SGF game (FF[4]), as the arena writes
-//! it and as other programs do, read into its size, players and moves.
+//! it and as other programs do, read into its size, players and moves; and
+//! a collection (`(;...)(;...)`, one file of many games) split into its games.
 
 use super::Color;
 
@@ -82,6 +83,87 @@ pub fn read_sgf(text: &str) -> Result<Record, String> {
         i += 1;
     }
     Ok(rec)
+}
+
+/// The games of an SGF collection, each the text of one game tree
+/// (`(;...)` with its variations), in file order. A file of one game is a
+/// collection of one. Text other than white space between the games, a
+/// game not closed, or no game at all is an error.
+pub fn games(text: &str) -> Result<Vec<&str>, String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    // a byte-order mark, as some editors write, is not text
+    let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let n = out.len() + 1;
+        if c != b'(' {
+            return Err(format!(
+                "game {n}: expected '(' at byte {i}, found {:?}",
+                text[i..].chars().next().unwrap_or(' ')
+            ));
+        }
+        let end = tree_end(bytes, i).map_err(|e| format!("game {n}: {e}"))?;
+        out.push(&text[i..end]);
+        i = end;
+    }
+    if out.is_empty() {
+        return Err("no SGF game in it".into());
+    }
+    Ok(out)
+}
+
+/// The games of the collection `text`, read from `path`, each with its
+/// name in messages and records: `path` when the file holds one game,
+/// `path#K` (the Kth in the file) when it holds more.
+pub fn named_games<'a>(path: &str, text: &'a str) -> Result<Vec<(String, &'a str)>, String> {
+    let all = games(text).map_err(|e| format!("{path}: {e}"))?;
+    let one = all.len() == 1;
+    Ok(all
+        .into_iter()
+        .enumerate()
+        .map(|(k, g)| {
+            let name = if one {
+                path.to_string()
+            } else {
+                format!("{path}#{}", k + 1)
+            };
+            (name, g)
+        })
+        .collect())
+}
+
+/// The end (one past its `)`) of the game tree opening at `start`; the
+/// brackets inside property values, escaped or not, do not count.
+fn tree_end(bytes: &[u8], start: usize) -> Result<usize, String> {
+    let (mut depth, mut i) = (0usize, start);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b']' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if i >= bytes.len() {
+                    return Err("a property value is not closed with ']'".into());
+                }
+            }
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Err("not closed with ')'".into())
 }
 
 /// Two SGF letters as a point `(x, y)` (`aa` the top left), on a board of
@@ -219,6 +301,41 @@ mod tests {
         assert!(read_sgf("(;B[c])").is_err());
         let off = read_sgf("(;SZ[9];B[cc];W[ji])").err().unwrap();
         assert!(off.contains("move 2, W[ji]: off the 9x9 board"), "{off}");
+    }
+
+    #[test]
+    fn a_collection_splits_into_its_games() {
+        let two = "(;SZ[9]C[a (b) ;c \\] (];B[cc](;W[dd])(;W[ee]))\n\n(;SZ[5];B[aa])\n";
+        let g = games(two).unwrap();
+        assert_eq!(
+            g,
+            vec![
+                "(;SZ[9]C[a (b) ;c \\] (];B[cc](;W[dd])(;W[ee]))",
+                "(;SZ[5];B[aa])"
+            ]
+        );
+        assert_eq!(read_sgf(g[1]).unwrap().size, 5);
+        assert_eq!(games("\u{feff}(;SZ[9])").unwrap(), vec!["(;SZ[9])"]);
+        let names: Vec<String> = named_games("m.sgf", two)
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names, ["m.sgf#1", "m.sgf#2"]);
+        assert_eq!(named_games("m.sgf", "(;)").unwrap()[0].0, "m.sgf");
+        assert!(named_games("m.sgf", "x")
+            .unwrap_err()
+            .starts_with("m.sgf: game 1"));
+        for (bad, says) in [
+            ("", "no SGF game"),
+            (" \n", "no SGF game"),
+            ("(;SZ[9]) x", "game 2: expected '('"),
+            ("(;SZ[9])(;B[aa]", "game 2: not closed with ')'"),
+            ("(;SZ[9];C[x)", "game 1: a property value is not closed"),
+        ] {
+            let e = games(bad).unwrap_err();
+            assert!(e.contains(says), "{bad:?}: {e}");
+        }
     }
 
     #[test]

@@ -152,6 +152,17 @@ fn field(line: &str, key: &str) -> String {
     panic!("unterminated {key} in {line}")
 }
 
+/// The SGF of game `n` (as the arena numbers it, `GN[game n]`) in the
+/// collection `out/games.sgf`; exactly one game there must have it.
+fn game_sgf(out: &Path, n: usize) -> String {
+    let text = read(out.join("games.sgf"));
+    let gn = format!("GN[game {n}]");
+    let all = tengen::go::sgf::games(&text).unwrap_or_else(|e| panic!("games.sgf: {e}"));
+    let named: Vec<&str> = all.into_iter().filter(|g| g.contains(&gn)).collect();
+    assert_eq!(named.len(), 1, "{gn} in {text}");
+    named[0].to_string()
+}
+
 fn read(path: impl AsRef<Path>) -> String {
     fs::read_to_string(path.as_ref())
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.as_ref().display()))

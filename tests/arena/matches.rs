@@ -26,7 +26,7 @@ fn gtp_adapter_plays_against_an_arena_bot() {
         white.contains("\"timeouts\":0") && white.contains("\"bank_left_ms\":null"),
         "{white}"
     );
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(sgf.contains(";W[ea]") && sgf.contains(";W[eb]"), "{sgf}");
     let seen = read(&log);
     let expected = "name\nversion\nboardsize 5\nclear_board\nkomi 7.5\nplay B A5\ngenmove w\n\
@@ -62,7 +62,7 @@ fn gtp_adapter_plays_against_an_arena_bot() {
     assert!(field(&g[0], "white_stats").contains("\"timeouts\":2"));
     assert_eq!(field(&g[0], "reason"), "timeout");
     assert_eq!(field(&g[0], "moves"), "3");
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(
         sgf.contains(";W[ea]C[") && sgf.contains("asked again"),
         "{sgf}"
@@ -100,7 +100,10 @@ fn a_match_alternates_colours_and_sums_up() {
     for (i, line) in g.iter().enumerate() {
         assert_eq!(field(line, "black_player"), ["A", "B"][i % 2]);
         assert_eq!(field(line, "seed"), (7 + i).to_string());
-        assert!(dir.join(format!("out/game-{:04}.sgf", i + 1)).exists());
+        assert_eq!(field(line, "sgf"), "games.sgf");
+        // each game is in the collection once, under its number
+        let sgf = game_sgf(&dir.join("out"), i + 1);
+        assert!(sgf.contains(&format!("seed {}", 7 + i)), "{sgf}");
     }
     // walk bots fill the top row: on 5x5 after 2 moves each, white wins by komi
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -119,6 +122,106 @@ fn a_match_alternates_colours_and_sums_up() {
     assert_eq!(again.status.code(), Some(2));
 }
 
+/// A match's games go into one SGF collection, each appended as it ends,
+/// or with --sgf-per-game into a file each; the collection is never
+/// appended to by a later match.
+#[test]
+fn records_are_one_collection_or_a_file_a_game() {
+    let _serial = serial();
+    let dir = scratch("records");
+    let (a, b) = (bot("--walk"), bot("--walk"));
+    let o = "--size 5 --max-rounds 3 --games 3 --jobs 2 --seed 30";
+    let g = games(&dir, &opts(o, &[&a, &b]));
+    assert_eq!(g.len(), 3);
+    let out = dir.join("out");
+    let text = read(out.join("games.sgf"));
+    let all = tengen::go::sgf::games(&text).unwrap();
+    assert_eq!(all.len(), 3, "{text}");
+    let mut numbers: Vec<String> = Vec::new();
+    for game in &all {
+        let rec = tengen::go::sgf::read_sgf(game).unwrap();
+        assert_eq!((rec.size, rec.moves.len()), (5, 4), "{game}");
+        let gn = &game[game.find("GN[game ").unwrap() + 8..];
+        numbers.push(gn[..gn.find(']').unwrap()].to_string());
+    }
+    numbers.sort();
+    assert_eq!(numbers, ["1", "2", "3"]);
+    assert!(!out.join("game-0001.sgf").exists());
+    // the analysis tools find each game there by its number
+    let times = tool(
+        "answer_times.py",
+        &[out.to_str().unwrap(), "--name", "script.py-A"],
+    );
+    assert!(
+        times.starts_with("script.py-A: 3 games, 6 answers"),
+        "{times}"
+    );
+
+    // a games.sgf that holds games, with no game in games.jsonl, is
+    // still an earlier match's: refused, and left as it was
+    fs::write(out.join("games.jsonl"), "").unwrap();
+    let again = arena(&dir, &opts(o, &[&a, &b]));
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("games.sgf already holds games"));
+    assert_eq!(read(out.join("games.sgf")), text);
+
+    let dir = scratch("records-per-game");
+    let o = "--size 5 --max-rounds 3 --games 3 --jobs 2 --sgf-per-game";
+    let mut g = games(&dir, &opts(o, &[&a, &b]));
+    g.sort_by_key(|l| field(l, "game").parse::<u32>().unwrap());
+    for (i, line) in g.iter().enumerate() {
+        let name = format!("game-{:04}.sgf", i + 1);
+        assert_eq!(field(line, "sgf"), name);
+        let sgf = read(dir.join("out").join(&name));
+        assert_eq!(tengen::go::sgf::games(&sgf).unwrap().len(), 1);
+        assert!(sgf.contains(&format!("GN[game {}]", i + 1)), "{sgf}");
+    }
+    assert!(!dir.join("out/games.sgf").exists());
+    let out = dir.join("out");
+    let times = tool(
+        "answer_times.py",
+        &[out.to_str().unwrap(), "--name", "script.py-A"],
+    );
+    assert!(
+        times.starts_with("script.py-A: 3 games, 6 answers"),
+        "{times}"
+    );
+
+    // a collection cut short is an error, not fewer games
+    let cut = dir.join("cut.sgf");
+    fs::write(&cut, "(;SZ[5];B[aa])\n(;SZ[5];B[").unwrap();
+    let listed = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/sgf_games.py"))
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(listed.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&listed.stderr);
+    assert!(
+        err.contains("cut.sgf: game 2: a property value is not closed"),
+        "{err}"
+    );
+}
+
+/// Runs `python3 tools/NAME ARGS`, which must succeed; returns its stdout.
+fn tool(name: &str, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tools")
+                .join(name),
+        )
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// `--from`: games begin with the first moves of an earlier match's games,
 /// each start played twice with the colours swapped; the bots are asked
 /// from the move after them on, and the records say where they came from.
@@ -129,10 +232,15 @@ fn games_begin_from_recorded_positions() {
     let walk = bot("--walk");
     games(
         &dir,
-        &opts("--size 5 --max-rounds 9 --games 1", &[&walk, &walk]),
+        &opts(
+            "--size 5 --max-rounds 9 --games 2 --jobs 1",
+            &[&walk, &walk],
+        ),
     );
-    let source = dir.join("out/game-0001.sgf");
-    let recorded = tengen::go::sgf::read_sgf(&read(&source)).unwrap().moves;
+    // one game at a time: game 1 is the collection's first
+    let source = format!("{}#1", dir.join("out/games.sgf").display());
+    let first = game_sgf(&dir.join("out"), 1);
+    let recorded = tengen::go::sgf::read_sgf(&first).unwrap().moves;
     assert!(recorded.len() > 4, "{recorded:?}");
 
     let second = dir.join("second");
@@ -154,13 +262,13 @@ fn games_begin_from_recorded_positions() {
     g.sort_by_key(|l| field(l, "game").parse::<u32>().unwrap());
     assert_eq!(g.len(), 2);
     for (i, line) in g.iter().enumerate() {
-        assert_eq!(field(line, "start"), source.display().to_string());
+        assert_eq!(field(line, "start"), source);
         assert_eq!(field(line, "black_player"), ["A", "B"][i]);
-        let sgf = read(second.join(format!("game-{:04}.sgf", i + 1)));
+        let sgf = game_sgf(&second, i + 1);
         let moves = tengen::go::sgf::read_sgf(&sgf).unwrap().moves;
         assert_eq!(moves[..4], recorded[..4], "game {}", i + 1);
         assert!(moves.len() > 4, "nothing played after the start: {sgf}");
-        let note = format!("C[0 ms; moves 1-4 replayed from {}]", source.display());
+        let note = format!("C[0 ms; moves 1-4 replayed from {source}]");
         assert!(sgf.contains(&note), "{sgf}");
     }
     // A's first request is the fifth move (as black: round 3, four stones
@@ -220,6 +328,23 @@ fn games_begin_from_recorded_positions() {
         !refused.exists(),
         "a match began from a start it cannot replay"
     );
+    // --from a collection file: its games are named by their place in it
+    let two = dir.join("two.sgf");
+    std::fs::write(
+        &two,
+        "(;GM[1]SZ[5];B[cc];W[dd];B[bb];W[ee];B[aa];W[ed])\n\
+         (;GM[1]SZ[5];B[ba];W[ee];B[ab];W[ed];B[aa];W[dd];B[cc])\n",
+    )
+    .unwrap();
+    let out = Command::new(TENGEN)
+        .args(["arena", "--size", "5", "--rules", "riddles"])
+        .args(["--from", two.to_str().unwrap(), "--from-move", "5"])
+        .args(["--out", refused.to_str().unwrap(), &a, &walk])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("two.sgf#2: move 5: suicide"), "{err}");
 }
 
 #[test]
@@ -278,6 +403,8 @@ fn bad_arguments_fail_clearly() {
         "--illegal",
         "--hang-limit",
         "--rules",
+        "--sgf-per-game",
+        "games.sgf",
     ] {
         assert!(text.contains(opt), "help lacks {opt}");
     }
@@ -330,6 +457,10 @@ fn ctrl_c_prints_the_summary_so_far() {
     assert!(stdout.contains("1 of 3 games"), "{stdout}");
     assert!(start.elapsed() < Duration::from_secs(20));
     assert_eq!(read(&jsonl).lines().count(), 2);
+    // the finished game is in the collection, whole; the cut one is not
+    let kept = read(out.join("games.sgf"));
+    assert_eq!(tengen::go::sgf::games(&kept).unwrap().len(), 1, "{kept}");
+    assert!(kept.contains("GN[game 1]"), "{kept}");
 }
 
 /// Two tengen bots on 9x9 on a real clock: no timeout, no illegal move. The
@@ -369,7 +500,7 @@ fn tengen_plays_tengen() {
         "{engines}"
     );
     let moves: usize = field(&g[0], "moves").parse().unwrap();
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(sgf.starts_with("(;GM[1]FF[4]") && sgf.trim_end().ends_with(')'));
     assert!(sgf.contains("PB[tengen-A]") && sgf.contains("PW[tengen-B]") && sgf.contains("SZ[9]"));
     assert_eq!(

@@ -34,7 +34,7 @@ fn one_timeout_is_forgiven_and_the_late_answer_taken() {
     let g = games(&dir, &opts(o, &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "round_limit");
     assert!(field(&g[0], "black_stats").contains("\"timeouts\":1"));
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(
         sgf.contains(";B[ca]C[") && sgf.contains("no answer within 2000 ms, asked again"),
         "{sgf}"
@@ -51,7 +51,7 @@ fn assert_stale_copy_dropped(name: &str, black: &str) {
     let args = ["--size", "5", "--games", "1", "--max-rounds", "3", &a, &b];
     let g = games(&dir, &args);
     assert_eq!(field(&g[0], "reason"), "round_limit");
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(
         sgf.contains(";B[ca]C[") && sgf.contains("dropped stale output \"place_move 0 0\""),
         "{sgf}"
@@ -93,7 +93,7 @@ fn illegal_move_loses_or_counts_as_a_pass() {
     assert_eq!(field(&g[0], "result"), "B+17.5");
     assert_eq!(field(&g[0], "margin"), "17.5");
     assert!(field(&g[0], "white_stats").contains("\"illegal\":1"));
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(
         sgf.contains(";W[]C[") && sgf.contains("unreadable answer"),
         "{sgf}"
@@ -143,7 +143,7 @@ fn two_passes_end_the_game_and_the_count_is_right() {
         seen.contains("update player1 points 15.0\nupdate player2 points 8.5\naction move"),
         "{seen}"
     );
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(sgf.contains("RE[B+6.5]") && sgf.contains("KM[7.5]") && sgf.contains("SZ[5]"));
 }
 
@@ -185,7 +185,7 @@ fn stop_after_cuts_the_game_without_a_result() {
     let seen = read(&log);
     assert!(seen.contains("settings max_rounds 9") && seen.contains("update game round 3"));
     assert!(!seen.contains("update game round 4"), "{seen}");
-    assert!(read(dir.join("out/game-0001.sgf")).contains("RE[Void]"));
+    assert!(game_sgf(&dir.join("out"), 1).contains("RE[Void]"));
     let summary = read(dir.join("out/summary.txt"));
     assert!(
         summary.contains("cut by --stop-after: 2 games")
@@ -297,7 +297,7 @@ fn riddles_quirks() {
     let g = games(&dir, &opts("--size 3 --games 1 --rules riddles", &[&a, &b]));
     assert_eq!(field(&g[0], "reason"), "own_passes");
     assert!(field(&g[0], "black_stats").contains("\"illegal\":1"));
-    let sgf = read(dir.join("out/game-0001.sgf"));
+    let sgf = game_sgf(&dir.join("out"), 1);
     assert!(sgf.contains("refused"), "{sgf}");
     let dir = scratch("riddles-1.0.2-joins");
     let g = games(

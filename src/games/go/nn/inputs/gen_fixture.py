@@ -11,7 +11,7 @@ GTP `kata-raw-nn`: five moves of history, no passing hacks.
         --seed 3 --out /tmp/every.txt          # every position of 50 random games
 
 Needs numpy (kata_game.py does); the Rust test does not. Reads the game records in
-data/match-games (19x19, komi 7.5, no setup stones, colours alternating from black), and
+data/match-games (its SGF collections, read by tools/sgf_games.py; 19x19, komi 7.5, no setup stones, colours alternating from black), and
 plays --random games of random legal moves (a few passes among them) on 9x9 and on 13x13,
 with more captures and kos than the records and the small boards' sizes; kata_board.py and
 kata_game.py are loaded once per size with their SIZE changed (both sizes are odd, as the
@@ -40,6 +40,8 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import sgf_games  # noqa: E402 (tools/ is not a package)
 TEACHER = os.path.dirname(os.path.abspath(__file__))
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 
@@ -83,9 +85,8 @@ def random_game(size, rng):
     return game.moves
 
 
-def read_moves(path):
+def read_moves(text):
     """The moves of a 19x19 game with komi 7.5 and no setup, or None if it is another."""
-    text = open(path, encoding="utf-8").read()
     if "SZ[19]" not in text or "KM[7.5]" not in text or re.search(r"A[BW]\[", text):
         return None
     moves = []
@@ -136,19 +137,23 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "fixture.txt"))
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    paths = sorted(glob.glob(os.path.join(ROOT, "data", "match-games", "**", "*.sgf"),
-                        recursive=True))
-    rng.shuffle(paths)
+    # each file a collection (a match's games.sgf): its games named FILE#K
+    records = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "data", "match-games", "**", "*.sgf"),
+                                 recursive=True)):
+        rel = os.path.relpath(path, ROOT)
+        records += [(rel + n[len(path):], text) for n, text in sgf_games.named(path)]
+    rng.shuffle(records)
     games = []  # (name, size, moves, turns)
     count = 0
-    for path in paths:
+    for name, text in records:
         if count >= args.positions:
             break
-        moves = read_moves(path)
+        moves = read_moves(text)
         if moves is None or len(moves) < 40:
             continue
         turns = turns_of(len(moves), rng)[: args.positions - count]
-        games.append((os.path.relpath(path, ROOT), 19, moves, turns))
+        games.append((name, 19, moves, turns))
         count += len(turns)
     for size in (9, 13):
         for k in range(args.random):
