@@ -1,26 +1,8 @@
 //! JSON written by hand (no serde): strings, numbers and objects, for
 //! the lines of `games.jsonl` (`tourney.rs`, `facts.rs`).
 
-/// A JSON string literal, escaped.
-pub fn string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// A JSON string literal, escaped (where the games' referees reach it).
+pub use crate::games::referee::json_string as string;
 
 /// A JSON object of keys and values already written as JSON.
 pub fn object(fields: &[(&str, String)]) -> String {

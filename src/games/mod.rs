@@ -7,3 +7,4 @@
 pub mod atari_go;
 pub mod clobber;
 pub mod go;
+pub mod referee;

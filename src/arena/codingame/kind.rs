@@ -1,9 +1,9 @@
 //! The games the referee knows, and a new one of each: above the games
 //! (`atari_go`, `clobber`), which know only the [`Refereed`] trait.
 
-use super::atari_go::AtariGoGame;
-use super::clobber::ClobberGame;
-use super::game::Refereed;
+use crate::games::atari_go::referee::AtariGoGame;
+use crate::games::clobber::referee::ClobberGame;
+use crate::games::referee::Refereed;
 
 /// The games the referee knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

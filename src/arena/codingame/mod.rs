@@ -11,16 +11,13 @@
 //!   each finished game written at once so none is lost), its games.jsonl
 //!   begun with the match's line (`facts`).
 
-mod atari_go;
-mod clobber;
-mod game;
 mod kind;
 mod referee;
 mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use game::Refereed;
+pub use crate::games::referee::Refereed;
 pub use kind::Kind;
 
 use super::facts::{self, Match};

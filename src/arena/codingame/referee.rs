@@ -4,12 +4,12 @@
 //! (the first against the process start), and the first fault (a late or
 //! refused answer, a crash) losing the game at once.
 
-use super::game::Refereed;
 use super::kind::Kind;
 use crate::arena::process::{Process, Wait};
 use crate::arena::spec::log_name;
 use crate::arena::spec::PlayerSpec;
 use crate::arena::sys::Stop;
+use crate::games::referee::Refereed;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

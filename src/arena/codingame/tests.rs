@@ -8,6 +8,8 @@ use super::referee::{self, Reason, Record, Table};
 use super::*;
 use std::path::{Path, PathBuf};
 
+mod clobber;
+
 /// The scripted Atari Go bot: `sh bot.sh LOG ANSWER...` appends every line
 /// it gets to LOG and answers each turn with the next ANSWER, then `PASS`.
 /// `@silent` never answers, `@exit` exits, `@sleep` answers `PASS` 3 s

@@ -5,6 +5,7 @@
 //! and a random and a greedy one for testing).
 
 pub mod player;
+pub mod referee;
 pub mod rules;
 pub mod state;
 pub mod tactics;

@@ -5,6 +5,7 @@
 //! ([`player`]: the search, and random, greedy and alpha-beta ones).
 
 pub mod player;
+pub mod referee;
 pub mod rules;
 pub mod solver;
 pub mod state;

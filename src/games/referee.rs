@@ -1,7 +1,8 @@
-//! What the CodinGame referee needs of a game: the lines each player is
-//! sent, the judging of an answer, the end and its result. A seat is 0 for
-//! the player who moves first (black in Atari Go, white in Clobber), 1 for
-//! the other; the match loop decides which player sits where.
+//! What the CodinGame referee (`tengen arena --game NAME`) needs of a
+//! game: the lines each player is sent, the judging of an answer, the end
+//! and its result. A seat is 0 for the player who moves first, 1 for the
+//! other; the match loop decides which player sits where. Here, below the
+//! arena, so that a game's folder can implement it.
 
 /// A two-player game refereed the CodinGame way: one line of input at
 /// game start and a few each turn to the player to move, one line back.
@@ -48,4 +49,32 @@ pub trait Refereed {
     /// Game-specific fields of the game's JSON line: each key with its
     /// value already written as JSON.
     fn json_fields(&self) -> Vec<(String, String)>;
+}
+
+/// A JSON string literal, escaped: the records' fields are JSON
+/// ([`Refereed::json_fields`]), written by hand (no serde).
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// JSON's list of strings.
+pub fn json_strings(items: &[String]) -> String {
+    let items: Vec<String> = items.iter().map(|s| json_string(s)).collect();
+    format!("[{}]", items.join(","))
 }

@@ -3,9 +3,8 @@
 //! `myScore opponentScore` (captures) and the rows; the answer `x y` or
 //! `PASS`, judged by [`AtariGo::check`].
 
-use super::game::Refereed;
-use crate::arena::json;
 use crate::games::atari_go::{AtariGo, Outcome, SIZE};
+use crate::games::referee::{json_strings, Refereed};
 use crate::go::{Color, Move};
 
 /// Seat 0 is black, who moves first: seats and colour indices agree.
@@ -155,11 +154,10 @@ impl Refereed for AtariGoGame {
                 f(Color::White)
             )
         };
-        let rows: Vec<String> = g.rows().iter().map(|r| json::string(r)).collect();
         vec![
             ("captures".to_string(), pair(&|c| g.captures(c))),
             ("stones".to_string(), pair(&|c| g.stones(c))),
-            ("board".to_string(), format!("[{}]", rows.join(","))),
+            ("board".to_string(), json_strings(&g.rows())),
         ]
     }
 }
