@@ -140,12 +140,20 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
             Ok(String::new())
         }
         "atari-go" => {
-            let opts = codingame_options(&mut args, Default::default())?;
-            exited(crate::protocol::atari_go::run(opts), "the Atari Go bot")
+            use crate::games::atari_go::codingame::AtariGoBot as B;
+            let opts = codingame_options(&mut args, crate::games::codingame::defaults::<B>())?;
+            exited(
+                crate::protocol::codingame::run::<B>(opts),
+                "the Atari Go bot",
+            )
         }
         "clobber" => {
-            let opts = codingame_options(&mut args, Default::default())?;
-            exited(crate::protocol::clobber::run(opts), "the Clobber bot")
+            use crate::games::clobber::codingame::ClobberBot as B;
+            let opts = codingame_options(&mut args, crate::games::codingame::defaults::<B>())?;
+            exited(
+                crate::protocol::codingame::run::<B>(opts),
+                "the Clobber bot",
+            )
         }
         "random-bot" => {
             let seed = parse_flag(&mut args, "--seed")?
@@ -167,13 +175,13 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
 /// left.
 fn codingame_options<K: std::str::FromStr<Err = String>>(
     args: &mut Vec<String>,
-    defaults: crate::protocol::codingame::Options<K>,
-) -> Result<crate::protocol::codingame::Options<K>, ToolError> {
+    defaults: crate::games::codingame::Options<K>,
+) -> Result<crate::games::codingame::Options<K>, ToolError> {
     let player = match take_flag(args, "--player")? {
         Some(p) => p.parse().map_err(ToolError::usage)?,
         None => defaults.player,
     };
-    let opts = crate::protocol::codingame::Options {
+    let opts = crate::games::codingame::Options {
         player,
         seed: parse_flag(args, "--seed")?
             .or_else(crate::protocol::arena_seed)

@@ -6,5 +6,6 @@
 
 pub mod atari_go;
 pub mod clobber;
+pub mod codingame;
 pub mod go;
 pub mod referee;

@@ -7,13 +7,10 @@
 //!   deadline whatever happens; [`fallback`] is the move it answers then.
 //! - [`gtp`]: the GTP engine, with [`gtp_clock`] for its time controls;
 //!   [`version`]: which build runs.
-//! - [`atari_go`], [`clobber`]: the CodinGame bots, with what they share
-//!   in [`codingame`]; [`worker`] runs their search on a thread that must
-//!   answer by a deadline.
+//! - [`codingame`]: runs a game's CodinGame bot on stdin/stdout, its
+//!   search on a [`worker`] thread that must answer by a deadline.
 
-pub mod atari_go;
 pub mod bot;
-pub mod clobber;
 pub mod codingame;
 pub mod deadline;
 pub mod fallback;

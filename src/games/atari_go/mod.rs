@@ -4,6 +4,7 @@
 //! playout policy ([`state`]), and the players ([`player`]: the search,
 //! and a random and a greedy one for testing).
 
+pub mod codingame;
 pub mod player;
 pub mod referee;
 pub mod rules;

@@ -4,6 +4,7 @@
 //! [`crate::search::tree::SearchGame`] ([`state`]), and the players
 //! ([`player`]: the search, and random, greedy and alpha-beta ones).
 
+pub mod codingame;
 pub mod player;
 pub mod referee;
 pub mod rules;

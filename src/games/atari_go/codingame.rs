@@ -1,4 +1,4 @@
-//! `tengen atari-go`: the CodinGame Atari Go bot on stdin/stdout.
+//! `tengen atari-go`: the CodinGame Atari Go bot, a [`codingame::Bot`].
 //!
 //! It reads `myColor` and `boardSize`, then each turn the opponent's last
 //! stone (`x y`, `-1 -1` for none), the scores and the board's rows, and
@@ -6,78 +6,78 @@
 //! history) and checks it against every board it is shown: a board that
 //! contradicts it is logged and the game resumed from the board. A line it
 //! cannot read is logged and its own game stands in for it; end of input
-//! ends the bot cleanly. The search answers on a [`Worker`] thread; when it
-//! is late or fails, the greedy move goes out instead.
+//! ends the bot cleanly. The search answers on a thread of its own; when
+//! it is late or fails, the greedy move goes out instead.
 
-use super::codingame::{self, Lines, GRACE};
-use super::worker::Worker;
+use super::player::{greedy_move, random_move, Kind, Report, Searcher};
+use super::AtariGo;
 use crate::deps::log;
-use crate::games::atari_go::player::{greedy_move, random_move, Kind, Report, Searcher};
-use crate::games::atari_go::AtariGo;
+use crate::games::codingame::{self, Options};
 use crate::go::{Board, Cell, Color, Move, Point, MAX_SIZE};
 use crate::search::rng::Rng;
 use crate::search::Budget;
-use std::io::{self, BufRead, Write};
-use std::time::{Duration, Instant};
-
-/// How the bot plays.
-pub type Options = codingame::Options<Kind>;
-
-impl Default for Options {
-    fn default() -> Self {
-        Options::new(Kind::Search)
-    }
-}
-
-/// Runs the bot on stdin/stdout until end of input. Returns the exit code.
-pub fn run(opts: Options) -> i32 {
-    codingame::run(&opts, serve)
-}
+use std::time::Instant;
 
 /// A search job: the game, the search's deadline, and the opponent's last
 /// stone when the ko history is unknown.
 type Job = (AtariGo, Instant, Option<Point>);
 
-/// Plays from `input` to `out` until end of input; fails only when `out`
-/// cannot be written.
-pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::Result<()> {
-    let mut lines = Lines::new(input);
-    let Some(color_line) = lines.next() else {
-        return Ok(());
-    };
-    let mut me = parse_color(&color_line);
-    let size_line = lines.next();
-    let mut size = size_line.as_deref().and_then(parse_size);
-    let mut rng = Rng::new(opts.seed);
-    let seed = opts.seed;
-    let mut worker: Worker<Job, (Move, Report)> = Worker::new(Box::new(move || {
+/// The bot between turns.
+pub struct AtariGoBot {
+    /// My colour and the board size: `None` until the board tells them,
+    /// when their lines were unreadable.
+    me: Option<Color>,
+    size: Option<usize>,
+    player: Kind,
+    rng: Rng,
+    /// The game after my last move.
+    game: Option<AtariGo>,
+    answered: u32,
+}
+
+impl codingame::Bot for AtariGoBot {
+    type Player = Kind;
+    type Job = Job;
+    type Found = (Move, Report);
+    const SEARCH: Kind = Kind::Search;
+
+    fn start(lines: &mut dyn Iterator<Item = String>, opts: &Options<Kind>) -> Option<AtariGoBot> {
+        let me = parse_color(&lines.next()?);
+        let size_line = lines.next();
+        Some(AtariGoBot {
+            me,
+            size: size_line.as_deref().and_then(parse_size),
+            player: opts.player,
+            rng: Rng::new(opts.seed),
+            game: None,
+            answered: 0,
+        })
+    }
+
+    fn searcher(seed: u64) -> Box<dyn FnMut(Job) -> (Move, Report) + Send> {
         let mut searcher = Searcher::new(seed);
         Box::new(move |(game, deadline, last): Job| {
             searcher.choose(&game, Budget::until(deadline), |mv| {
                 allowed(&game, last, mv)
             })
         })
-    }));
-    let mut game: Option<AtariGo> = None;
-    let mut answered = 0u32;
-    loop {
-        let Some(last_line) = lines.next() else {
-            return Ok(());
-        };
-        let start = Instant::now();
-        let Some(scores_line) = lines.next() else {
-            return Ok(());
-        };
-        let n = *size.get_or_insert(9);
-        let mut rows = Vec::with_capacity(n);
-        for _ in 0..n {
-            match lines.next() {
-                Some(row) => rows.push(row),
-                None => return Ok(()),
-            }
+    }
+
+    fn turn(
+        &mut self,
+        lines: &mut dyn Iterator<Item = String>,
+        deadline: Instant,
+        search: &mut dyn FnMut(Job) -> Option<(Move, Report)>,
+    ) -> Option<String> {
+        let last_line = lines.next()?;
+        let scores_line = lines.next()?;
+        let n = *self.size.get_or_insert(9);
+        let rows: Vec<String> = (&mut *lines).take(n).collect();
+        if rows.len() < n {
+            return None;
         }
-        let color = *me.get_or_insert_with(|| guess_color(&rows));
-        let turns = 2 * answered + (color == Color::White) as u32;
+        let color = *self.me.get_or_insert_with(|| guess_color(&rows));
+        let turns = 2 * self.answered + (color == Color::White) as u32;
         let last = parse_pair(&last_line);
         let scores = parse_pair(&scores_line);
         if last.is_none() {
@@ -86,22 +86,14 @@ pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::R
         if scores.is_none() {
             log::warn!("cannot read the scores {scores_line:?}");
         }
-        let (now, last_stone) = position(game.take(), n, color, turns, last, scores, &rows);
-        let search_ms = if answered == 0 {
-            opts.first_ms
-        } else {
-            opts.turn_ms
-        };
-        let deadline = start + Duration::from_millis(search_ms);
+        let (now, last_stone) = position(self.game.take(), n, color, turns, last, scores, &rows);
         let fallback =
             |rng: &mut Rng| greedy_move(&now, rng, |p| allowed(&now, last_stone, Move::Play(p)));
-        let mv = match opts.player {
-            Kind::Random => {
-                random_move(&now, &mut rng, |p| allowed(&now, last_stone, Move::Play(p)))
-            }
-            Kind::Greedy => fallback(&mut rng),
-            Kind::Search => match worker.ask((now.clone(), deadline, last_stone), deadline + GRACE)
-            {
+        let rng = &mut self.rng;
+        let mv = match self.player {
+            Kind::Random => random_move(&now, rng, |p| allowed(&now, last_stone, Move::Play(p))),
+            Kind::Greedy => fallback(rng),
+            Kind::Search => match search((now.clone(), deadline, last_stone)) {
                 Some((mv, report)) => {
                     log::info!(
                         "turn {}: {} after {} playouts ({} reused), win rate {:.2}",
@@ -113,7 +105,7 @@ pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::R
                     );
                     mv
                 }
-                None => fallback(&mut rng),
+                None => fallback(rng),
             },
         };
         let mv = if allowed(&now, last_stone, mv) {
@@ -123,13 +115,14 @@ pub fn serve(input: impl BufRead, out: &mut impl Write, opts: &Options) -> io::R
                 "refusing my own move {}: answering the fallback",
                 text(&now, mv)
             );
-            fallback(&mut rng)
+            fallback(rng)
         };
-        codingame::answer(out, &text(&now, mv))?;
+        let answer = text(&now, mv);
         let mut next = now;
         next.play_legal(mv);
-        game = Some(next);
-        answered += 1;
+        self.game = Some(next);
+        self.answered += 1;
+        Some(answer)
     }
 }
 

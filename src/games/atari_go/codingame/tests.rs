@@ -1,8 +1,8 @@
 use super::*;
-use std::io::BufReader;
+use std::io::{self, BufRead, BufReader, Write};
 use std::thread;
 
-fn options(player: Kind) -> Options {
+fn options(player: Kind) -> Options<Kind> {
     Options {
         player,
         seed: 7,
@@ -31,13 +31,7 @@ fn turn_lines(g: &AtariGo, me: Color) -> String {
 
 /// Runs `serve` on `input` (all at once) and returns its answers.
 fn answers(input: &str, player: Kind) -> Vec<String> {
-    let mut out = Vec::new();
-    serve(input.as_bytes(), &mut out, &options(player)).unwrap();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
+    codingame::answers::<AtariGoBot>(input.as_bytes(), &options(player))
 }
 
 fn read_move(g: &AtariGo, answer: &str) -> Move {
@@ -55,7 +49,7 @@ fn whole_game(player: Kind, me: Color, seed: u64) {
     let (answers_in, answers_out) = io::pipe().unwrap();
     let bot = thread::spawn(move || {
         let mut out = answers_out;
-        serve(BufReader::new(bot_in), &mut out, &options(player))
+        codingame::serve_here::<AtariGoBot>(BufReader::new(bot_in), &mut out, &options(player))
     });
     let mut answers = BufReader::new(answers_in).lines();
     let mut g = AtariGo::new(9);
@@ -126,10 +120,8 @@ fn unreadable_lines_are_logged_and_a_legal_move_answered() {
     g.play(Move::Play(g.board().point(4, 4))).unwrap();
     bytes.extend_from_slice(g.rows().join("\n").as_bytes());
     bytes.push(b'\n');
-    let mut out = Vec::new();
-    serve(&bytes[..], &mut out, &options(Kind::Greedy)).unwrap();
-    let answer = String::from_utf8(out).unwrap();
-    assert!(g.play(read_move(&g, answer.trim())).is_ok(), "{answer:?}");
+    let answer = codingame::answers::<AtariGoBot>(&bytes[..], &options(Kind::Greedy));
+    assert!(g.play(read_move(&g, &answer[0])).is_ok(), "{answer:?}");
 }
 
 #[test]

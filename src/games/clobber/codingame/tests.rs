@@ -1,8 +1,8 @@
 use super::*;
-use std::io::BufReader;
+use std::io::{self, BufRead, BufReader, Write};
 use std::thread;
 
-fn options(player: Kind) -> Options {
+fn options(player: Kind) -> Options<Kind> {
     Options {
         player,
         seed: 3,
@@ -22,13 +22,7 @@ fn turn_lines(pos: &Clobber, last: Option<&str>) -> String {
 }
 
 fn answers(input: &str, player: Kind) -> Vec<String> {
-    let mut out = Vec::new();
-    serve(input.as_bytes(), &mut out, &options(player)).unwrap();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
+    codingame::answers::<ClobberBot>(input.as_bytes(), &options(player))
 }
 
 /// The bot behind pipes against random moves, to the end of the game.
@@ -37,7 +31,7 @@ fn whole_game(player: Kind, me: Color, size: usize, seed: u64) {
     let (answers_in, answers_out) = io::pipe().unwrap();
     let bot = thread::spawn(move || {
         let mut out = answers_out;
-        serve(BufReader::new(bot_in), &mut out, &options(player))
+        codingame::serve_here::<ClobberBot>(BufReader::new(bot_in), &mut out, &options(player))
     });
     let mut answers = BufReader::new(answers_in).lines();
     let mut pos = Clobber::new(size);
