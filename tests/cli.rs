@@ -230,12 +230,11 @@ fn every_command_answers_help() {
         "learn",
         "evaluate",
         "model",
-        "atari-go",
-        "clobber",
         "random-bot",
         "arena",
     ];
-    for c in commands {
+    let games = tengen::games::entries();
+    for c in commands.into_iter().chain(games.iter().map(|g| g.name)) {
         let out = ok(&[c, "--help"], "");
         assert!(out.contains(&format!("tengen {c}")), "{c}: {out}");
     }

@@ -1,24 +1,47 @@
 //! `tengen arena` options: parsing, checking and the help text, for the Go
 //! arena (`--game go`, the default) and the CodinGame referee (`--game
-//! atari-go` or `clobber`), and the command's entry point.
+//! NAME`, a game of [`crate::games::registry`]), and the command's entry
+//! point.
 
 use super::{no_more_args, parse_flag, take_flag, ToolError};
-use crate::arena::codingame::{self, Kind};
+use crate::arena::codingame;
 use crate::arena::{self, date, Config, Failure, GameConfig, PlayerSpec};
+use crate::games::{self, registry::Entry};
 use crate::go::Rules;
 use crate::go::MAX_SIZE;
 use crate::protocol::field::Dialect;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-pub const HELP: &str = "\
+/// The help text, the CodinGame games' names and paragraphs filled in.
+pub fn help() -> String {
+    let games = games::entries();
+    let names: Vec<&str> = games.iter().map(|g| g.name).collect();
+    let mut text = HELP.replace("{names}", &names.join("|"));
+    for g in &games {
+        text.push('\n');
+        text.push_str(g.arena_help);
+    }
+    text
+}
+
+/// The names of the CodinGame games, in prose: `a, b or c`.
+fn names(last: &str) -> String {
+    let names: Vec<&str> = games::entries().iter().map(|g| g.name).collect();
+    match names.split_last() {
+        Some((end, [])) => end.to_string(),
+        Some((end, rest)) => format!("{} {last} {end}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+const HELP: &str = "\
 tengen arena: the local engine simulator. Plays games between two bots as
-the TheAIGames / Riddles.io Go referee does (or, with --game atari-go or
-clobber, as CodinGame's referee of that game does), and measures their
-strength.
+the TheAIGames / Riddles.io Go referee does (or, with --game NAME, as
+CodinGame's referee of that game does), and measures their strength.
 
 usage: tengen arena [OPTIONS] PLAYER_A PLAYER_B
-       tengen arena --game atari-go|clobber [MATCH OPTIONS] PLAYER_A PLAYER_B
+       tengen arena --game {names} [MATCH OPTIONS] PLAYER_A PLAYER_B
 
 A player is a command line, run without a shell (split on whitespace; '...'
 and \"...\" quote, \\ escapes), speaking the arena protocol on stdin/stdout;
@@ -36,13 +59,11 @@ are dropped as stale (noted in the SGF). A GTP engine gets boardsize,
 clear_board, komi, the moves it has not seen (`play B D4`) and `genmove`;
 `resign` loses the game; with a clock it also gets time_settings/time_left.
 
-Match (both games):
-  --game G           go (default): the Go arena below; atari-go, clobber:
-                     CodinGame's Atari Go or Clobber (see the end of this
-                     text)
-  --games N          games to play (default 2); colours alternate, A is
-                     black in the first game (white in Clobber: A always
-                     moves first in the first game)
+Match (every game):
+  --game G           go (default): the Go arena below; or a CodinGame game
+                     (see the end of this text)
+  --games N          games to play (default 2); colours alternate, A
+                     moves first (is black) in the first game
   --jobs K           games at once (default: cores / 2, at least 1, since
                      every game runs two bot processes)
   --seed S           seed of the match; game i records seed S + i
@@ -133,45 +154,21 @@ printed on stdout; a progress line goes to stderr when it is a terminal.
 Ctrl-C stops: no new game starts, games in progress are dropped and their
 bots killed, and the summary of the finished games is printed (exit 130).
 
---game atari-go: CodinGame's Atari Go, 9x9, 80 turns (a pass is a turn),
-black first; more captures win, then more stones played, else a draw. The
-options that apply are the match options above (no gtp: players) and:
+--game NAME, a CodinGame game: the match options above apply (no gtp:
+players), and:
   --first-ms MS      limit of a bot's first answer, counted from the start
                      of its process (default 1000)
   --turn-ms MS       limit of each later answer, counted from the moment
                      its turn's input was sent (default 100)
-Each bot is started when its first turn comes and gets `myColor` (B or W)
-and `boardSize`; each turn, the opponent's last stone `x y` (-1 -1 on the
-first turn and after a pass), `myScore opponentScore` (stones captured)
-and the rows of the board, top to bottom, of B, W and `.`. It answers `x y`
-(column, row, from 0) or PASS. A late answer, an unreadable or illegal one
-(off the board, occupied, suicide, ko), a crash or end of output loses the
+Each bot is started when its first turn comes and gets the game's first
+lines, then each turn that turn's lines, and answers one line. A late
+answer, an unreadable or illegal one, a crash or end of output loses the
 game at once. DIR gets games.jsonl (the match's line first, as above; then
-per game: players, winner, the reason
-end, timeout, illegal or crash and who faulted, captures and stones, the
-moves, the answer times), the bots' logs and summary.txt (wins, score of A
-with a 95 % Wilson interval, faults by kind, slowest answers), also
-printed on stdout.
-
---game clobber: CodinGame's Clobber, 8x8, the board full of stones in a
-checkerboard (a1 black); white moves first. A move takes an own stone onto
-an orthogonally adjacent enemy stone, which is removed. The player who has
-no move on their turn loses (the game ends without asking them); there
-are no draws (a game reaching 200 turns, impossible on 8x8, would be a
-draw with reason limit). The same options and limits as atari-go (first
-answer 1000 ms from the process start, then 100 ms; --first-ms,
---turn-ms). Each bot is started when its first turn comes and gets
-`boardSize` (8) and `color` (w or b); each turn, the rows of the board,
-top to bottom, of w, b and `.`, the opponent's last move (`null` on
-white's first turn) and the number of its legal moves. It answers a move
-in chess notation, `e2e3` (the stone on e2 takes the one on e3), a comment
-after a space allowed and ignored, or `random`, for which the referee
-plays a random legal move (from the game's seed) and records that move. A
-late answer, an unreadable or illegal one (no own stone on the first
-square, no enemy stone on the second, squares not side by side), a crash
-or end of output loses at once. DIR gets games.jsonl (as for atari-go,
-with the stones left per colour and the final board), the bots' logs and
-summary.txt.
+per game: players, winner, the reason end, limit, timeout, illegal or
+crash and who faulted, the game's own fields, the moves, the answer
+times), the bots' logs and summary.txt (wins, score of A with a 95 %
+Wilson interval, faults by kind, slowest answers), also printed on stdout.
+The games:
 ";
 
 /// The options of the Go arena only: refused with another game.
@@ -209,32 +206,34 @@ fn given<'a>(args: &[String], flags: &[&'a str]) -> Option<&'a str> {
 /// left to print (the summary is printed as the match ends).
 pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        return Ok(HELP.to_string());
+        return Ok(help());
     }
-    let kind = match take_flag(&mut args, "--game")?.as_deref() {
+    let game = match take_flag(&mut args, "--game")?.as_deref() {
         None | Some("go") => None,
-        Some(v) => match Kind::from_name(v) {
-            Some(k) => Some(k),
+        Some(v) => match games::entry(v) {
+            Some(g) => Some(g),
             None => {
                 return Err(ToolError::usage(format!(
-                    "--game: go, atari-go or clobber, not {v:?}"
+                    "--game: go, {}, not {v:?}",
+                    names("or")
                 )))
             }
         },
     };
-    let result = match kind {
+    let result = match game {
         None => {
             if let Some(f) = given(&args, &CODINGAME_ONLY) {
                 return Err(ToolError::usage(format!(
-                    "{f} is an option of --game atari-go and clobber, not of Go"
+                    "{f} is an option of --game {}, not of Go",
+                    names("and")
                 )));
             }
             let mut cfg = parse(args)?.expect("--help was handled");
             cfg.command = std::env::args().collect();
             arena::run(&cfg)
         }
-        Some(kind) => {
-            let mut cfg = parse_codingame(args, kind)?;
+        Some(game) => {
+            let mut cfg = parse_codingame(args, game)?;
             cfg.command = std::env::args().collect();
             codingame::run(&cfg)
         }
@@ -251,15 +250,15 @@ pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
 }
 
 /// The options of a CodinGame match (`--game` already taken out).
-pub fn parse_codingame(mut args: Vec<String>, kind: Kind) -> Result<codingame::Config, ToolError> {
+pub fn parse_codingame(mut args: Vec<String>, game: Entry) -> Result<codingame::Config, ToolError> {
     if let Some(f) = given(&args, &GO_ONLY) {
         return Err(ToolError::usage(format!(
             "{f} is an option of Go only, not of --game {}",
-            kind.name()
+            game.name
         )));
     }
     let common = common(&mut args)?;
-    let (first, turn) = kind.default_limits();
+    let (first, turn) = game.limits;
     let first_ms = at_least(
         "--first-ms",
         parse_flag(&mut args, "--first-ms")?.unwrap_or(first),
@@ -274,12 +273,11 @@ pub fn parse_codingame(mut args: Vec<String>, kind: Kind) -> Result<codingame::C
     if let Some(p) = players.iter().find(|p| p.gtp) {
         return Err(ToolError::usage(format!(
             "player {}: --game {} plays no GTP engine: give a command line without gtp:",
-            p.label,
-            kind.name()
+            p.label, game.name
         )));
     }
     Ok(codingame::Config {
-        kind,
+        game,
         command: Vec::new(),
         players,
         games: common.games,

@@ -12,11 +12,19 @@ pub mod model;
 pub mod score;
 pub mod validate;
 
+use crate::games::codingame::{self, Bot};
 use crate::games::go::{Config, PARAMS};
+use crate::games::registry::{Game, Visit};
 use std::io::Read;
 use std::time::Duration;
 
-pub const HELP: &str = "\
+/// The help text: [`HELP`] with each CodinGame game's entry.
+pub fn help() -> String {
+    let usages: String = crate::games::entries().iter().map(|g| g.usage).collect();
+    HELP.replace("{games}", &usages)
+}
+
+const HELP: &str = "\
 tengen: a Go bot for the TheAIGames / Riddles.io arena
 
 usage:
@@ -47,14 +55,7 @@ usage:
                          the playouts' (the value head's) win rate and
                          margin for move sequences, or the search's
                          likeliest moves (tengen evaluate --help)
-  tengen atari-go [--player search|random|greedy] [--seed S]
-                 [--first-ms MS] [--turn-ms MS]
-                         the CodinGame Atari Go bot on stdin/stdout
-                         (MS: search time of the first turn and the rest)
-  tengen clobber [--player search|random|greedy|alphabeta[DEPTH]] [--seed S]
-                 [--first-ms MS] [--turn-ms MS]
-                         the CodinGame Clobber bot on stdin/stdout
-  tengen random-bot [--seed S]
+{games}  tengen random-bot [--seed S]
                          an arena bot playing uniformly random legal moves
   tengen arena ...       the local engine simulator (tengen arena --help)
   tengen help            this text
@@ -89,10 +90,11 @@ fn read_stdin() -> Result<String, ToolError> {
     Ok(input)
 }
 
-/// The entry of `command` in [`HELP`]: its usage lines and what it does.
+/// The entry of `command` in [`help`]: its usage lines and what it does.
 fn entry(command: &str) -> Option<String> {
     let head = format!("  tengen {command} ");
-    let lines: Vec<&str> = HELP.lines().collect();
+    let help = help();
+    let lines: Vec<&str> = help.lines().collect();
     let start = lines.iter().position(|l| l.starts_with(&head))?;
     let len = lines[start + 1..]
         .iter()
@@ -139,22 +141,6 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
                 .map_err(ToolError::input)?;
             Ok(String::new())
         }
-        "atari-go" => {
-            use crate::games::atari_go::codingame::AtariGoBot as B;
-            let opts = codingame_options(&mut args, crate::games::codingame::defaults::<B>())?;
-            exited(
-                crate::protocol::codingame::run::<B>(opts),
-                "the Atari Go bot",
-            )
-        }
-        "clobber" => {
-            use crate::games::clobber::codingame::ClobberBot as B;
-            let opts = codingame_options(&mut args, crate::games::codingame::defaults::<B>())?;
-            exited(
-                crate::protocol::codingame::run::<B>(opts),
-                "the Clobber bot",
-            )
-        }
         "random-bot" => {
             let seed = parse_flag(&mut args, "--seed")?
                 .or_else(crate::protocol::arena_seed)
@@ -163,25 +149,42 @@ fn dispatch(command: &str, mut args: Vec<String>) -> Result<String, ToolError> {
             exited(crate::protocol::run_random_bot(seed), "the random bot")
         }
         "arena" => arena::run(args),
-        "help" | "--help" | "-h" => Ok(HELP.to_string()),
-        other => Err(ToolError::usage(format!(
-            "unknown command {other:?}\n\n{HELP}"
-        ))),
+        "help" | "--help" | "-h" => Ok(help()),
+        other => match crate::games::visit(other, RunBot(args)) {
+            Some(done) => done,
+            None => Err(ToolError::usage(format!(
+                "unknown command {other:?}\n\n{}",
+                help()
+            ))),
+        },
+    }
+}
+
+/// `tengen GAME ARGS`: a CodinGame game's bot, with its options.
+struct RunBot(Vec<String>);
+
+impl Visit for RunBot {
+    type Out = Result<String, ToolError>;
+    fn visit<G: Game>(self) -> Self::Out {
+        let mut args = self.0;
+        let opts = codingame_options::<G::Bot>(&mut args, codingame::defaults::<G::Bot>())?;
+        let code = crate::protocol::codingame::run::<G::Bot>(opts);
+        exited(code, &format!("the {} bot", G::TITLE))
     }
 }
 
 /// The options of a CodinGame bot over `defaults`: `--player`, `--seed`
 /// (else the arena's), `--first-ms`, `--turn-ms`; nothing else may be
 /// left.
-fn codingame_options<K: std::str::FromStr<Err = String>>(
+fn codingame_options<B: Bot>(
     args: &mut Vec<String>,
-    defaults: crate::games::codingame::Options<K>,
-) -> Result<crate::games::codingame::Options<K>, ToolError> {
+    defaults: codingame::Options<B::Player>,
+) -> Result<codingame::Options<B::Player>, ToolError> {
     let player = match take_flag(args, "--player")? {
         Some(p) => p.parse().map_err(ToolError::usage)?,
         None => defaults.player,
     };
-    let opts = crate::games::codingame::Options {
+    let opts = codingame::Options {
         player,
         seed: parse_flag(args, "--seed")?
             .or_else(crate::protocol::arena_seed)

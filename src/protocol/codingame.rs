@@ -38,3 +38,83 @@ pub fn serve<B: Bot>(
         worker.ask(job, deadline + GRACE)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::registry::{Game, Visit};
+    use std::io::{BufRead, BufReader};
+    use std::thread;
+
+    /// A whole game under the game's own referee between two bots run by
+    /// [`serve`] on threads behind pipes, the players named; returns the
+    /// turns played and the outcome, or the first answer refused.
+    struct Match<'a>([&'a str; 2]);
+
+    impl Visit for Match<'_> {
+        type Out = Result<(u32, Option<Option<usize>>), String>;
+
+        fn visit<G: Game>(self) -> Self::Out {
+            let mut game = G::referee(3);
+            let mut seats = Vec::new();
+            for (seat, name) in self.0.into_iter().enumerate() {
+                let player = name.parse().map_err(|e| format!("{name}: {e}"))?;
+                let opts = Options {
+                    seed: seat as u64,
+                    // behaviour, not speed
+                    first_ms: 20,
+                    turn_ms: 5,
+                    ..Options::new(player)
+                };
+                let (bot_in, feed) = io::pipe().unwrap();
+                let (answers_in, mut answers_out) = io::pipe().unwrap();
+                let bot = thread::spawn(move || {
+                    serve::<G::Bot>(BufReader::new(bot_in), &mut answers_out, &opts)
+                });
+                let answers = BufReader::new(answers_in).lines();
+                seats.push((Some(feed), answers, bot, false));
+            }
+            while !game.is_over() {
+                let seat = game.to_move();
+                let (feed, answers, _, started) = &mut seats[seat];
+                let feed = feed.as_mut().unwrap();
+                let mut lines = if *started {
+                    Vec::new()
+                } else {
+                    game.initial_lines(seat)
+                };
+                *started = true;
+                lines.extend(game.turn_lines());
+                for line in lines {
+                    writeln!(feed, "{line}").unwrap();
+                }
+                let answer = answers.next().expect("an answer").unwrap();
+                let turn = game.turns() + 1;
+                game.apply(&answer)
+                    .map_err(|e| format!("{} at turn {turn}: {e}", self.0[seat]))?;
+            }
+            for (feed, _, bot, _) in seats {
+                drop(feed);
+                bot.join().unwrap().unwrap();
+            }
+            Ok((game.turns(), game.outcome()))
+        }
+    }
+
+    /// Every game listed (the toy of docs/adding-a-game.md too), each of
+    /// its players against the next: every answer the bots give through
+    /// this driver is legal under the game's referee, to the game's end.
+    #[test]
+    fn every_game_s_bots_play_whole_games_legally() {
+        let games = crate::games::entries();
+        assert!(games.iter().any(|g| g.name == "nim"), "the toy is listed");
+        for g in games {
+            for pair in g.players.windows(2) {
+                let players = [pair[0], pair[1]];
+                let played = crate::games::visit(g.name, Match(players)).expect("listed");
+                let (turns, outcome) = played.unwrap_or_else(|e| panic!("{}: {e}", g.name));
+                assert!(turns > 0 && outcome.is_some(), "{}: {players:?}", g.name);
+            }
+        }
+    }
+}

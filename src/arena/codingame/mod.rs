@@ -1,24 +1,22 @@
-//! `tengen arena --game atari-go|clobber`: a referee for CodinGame-style
-//! games, with the match around it. Each turn the player to move gets a
+//! `tengen arena --game NAME`: a referee for the CodinGame games listed
+//! in [`crate::games::registry`], with the match around it. Each turn the player to move gets a
 //! few lines and answers one; a late answer (1000 ms for the first, process
 //! start included, then 100 ms), a refused one, a crash or end of output
 //! loses at once.
 //!
-//! - `game`: the [`Refereed`] trait a game implements; `atari_go`: Atari
-//!   Go's; `clobber`: Clobber's; `kind`: the [`Kind`]s known, above them.
+//! - each game implements [`Refereed`] in its own folder.
 //! - `referee`: one game; `summary`: the JSON line and the summary.
 //! - here: the match, on the arena's `pool` (games run `jobs` at once,
 //!   each finished game written at once so none is lost), its games.jsonl
 //!   begun with the match's line (`facts`).
 
-mod kind;
 mod referee;
 mod summary;
 #[cfg(test)]
 mod tests;
 
 pub use crate::games::referee::Refereed;
-pub use kind::Kind;
+pub use crate::games::registry::Entry;
 
 use super::facts::{self, Match};
 use super::spec::PlayerSpec;
@@ -35,7 +33,8 @@ use summary::Summary;
 /// Everything a CodinGame match needs.
 #[derive(Clone, Debug)]
 pub struct Config {
-    pub kind: Kind,
+    /// The game, from the list of games.
+    pub game: Entry,
     /// The arena's command line, for the records (empty: not known).
     pub command: Vec<String>,
     /// Players A and B: plain command lines (no `gtp:`).
@@ -58,13 +57,12 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     if let Some(p) = cfg.players.iter().find(|p| p.gtp) {
         return Err(Failure::Io(format!(
             "player {}: {} is not played through GTP: give its command line without gtp:",
-            p.label,
-            cfg.kind.name()
+            p.label, cfg.game.name
         )));
     }
     let out = &cfg.out;
     let facts = Match {
-        game: cfg.kind.name(),
+        game: cfg.game.name,
         command: &cfg.command,
         players: &cfg.players,
         games: cfg.games,
@@ -79,9 +77,9 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
     let started = date::iso(std::time::SystemTime::now());
     let mut jsonl = pool::open_results(out, &facts::match_line(&facts, &started))?;
     let names = cfg.players.clone().map(|p| p.name);
-    let mut summary = Summary::new(names, cfg.kind.seat_names());
+    let mut summary = Summary::new(names, cfg.game.seat_names());
     let table = Table {
-        kind: cfg.kind,
+        game: cfg.game,
         players: &cfg.players,
         first: Duration::from_millis(cfg.first_ms),
         turn: Duration::from_millis(cfg.turn_ms),
@@ -97,7 +95,7 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
 
     let text = format!(
         "match: {}, {} (A) vs {} (B), {} of {} games, first answer {} ms, later {} ms, seed {}\n{}results: {}\n",
-        cfg.kind.name(),
+        cfg.game.name,
         cfg.players[0].name,
         cfg.players[1].name,
         summary.games,
@@ -115,7 +113,7 @@ pub fn run(cfg: &Config) -> Result<(), Failure> {
 
 /// Appends a finished game's line to games.jsonl, flushed.
 fn save(cfg: &Config, rec: &Record, jsonl: &mut File) -> Result<(), String> {
-    let line = summary::game_line(rec, cfg.kind.name(), &cfg.players);
+    let line = summary::game_line(rec, cfg.game.name, &cfg.players);
     writeln!(jsonl, "{line}")
         .and_then(|()| jsonl.flush())
         .map_err(|e| format!("cannot append to games.jsonl: {e}"))

@@ -4,12 +4,12 @@
 //! (the first against the process start), and the first fault (a late or
 //! refused answer, a crash) losing the game at once.
 
-use super::kind::Kind;
 use crate::arena::process::{Process, Wait};
 use crate::arena::spec::log_name;
 use crate::arena::spec::PlayerSpec;
 use crate::arena::sys::Stop;
 use crate::games::referee::Refereed;
+use crate::games::registry::Entry;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,7 +23,7 @@ const EXIT_GRACE: Duration = Duration::from_millis(300);
 
 /// The limits and the players of every game of a match.
 pub struct Table<'a> {
-    pub kind: Kind,
+    pub game: Entry,
     pub players: &'a [PlayerSpec; 2],
     pub first: Duration,
     pub turn: Duration,
@@ -147,7 +147,7 @@ enum Cut {
 /// `Ok(None)`: the match stopped first. `Err`: a bot could not be started
 /// at all (the match cannot go on).
 pub fn play(table: &Table, index: usize, seed: u64, stop: &Stop) -> Result<Option<Record>, String> {
-    play_game(table, table.kind.new_game(seed), index, seed, stop)
+    play_game(table, table.game.new_game(seed), index, seed, stop)
 }
 
 /// Plays `game` as game `index` of `table`: [`play`] with the game given

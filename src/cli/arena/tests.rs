@@ -67,88 +67,80 @@ fn bad_arguments() {
     assert!(parse(args(&["--help"])).unwrap().is_none());
 }
 
+/// Every CodinGame game listed takes the same match options.
 #[test]
-fn atari_go_options() {
-    let c = parse_codingame(args(&["a", "b", "--games", "3"]), Kind::AtariGo).unwrap();
-    assert_eq!((c.games, c.first_ms, c.turn_ms), (3, 1000, 100));
-    assert_eq!([&c.players[0].name, &c.players[1].name], ["a", "b"]);
-    let o = "--first-ms 20000 --turn-ms=500 --jobs 8 --seed 5 --name-a x --out d a a";
-    let c = parse_codingame(args(&o.split(' ').collect::<Vec<_>>()), Kind::AtariGo).unwrap();
-    assert_eq!((c.first_ms, c.turn_ms, c.seed), (20_000, 500, 5));
-    assert_eq!((c.jobs, c.out.to_str()), (2, Some("d")));
-    assert_eq!([&c.players[0].name, &c.players[1].name], ["x", "a"]);
-    for (bad, why) in [
-        (
-            &["a", "b", "--size", "9"][..],
-            "--size is an option of Go only",
-        ),
-        (&["a", "b", "--komi=0"], "--komi is an option of Go only"),
-        (
-            &["a", "b", "--clock-a", "off"],
-            "--clock-a is an option of Go only",
-        ),
-        (&["a", "gtp:b"], "plays no GTP engine"),
-        (
-            &["a", "b", "--turn-ms", "0"],
-            "--turn-ms must be at least 1",
-        ),
-        (&["a", "b", "--frobnicate"], "unknown option"),
-        (&["a"], "expected two players"),
-    ] {
-        let e = parse_codingame(args(bad), Kind::AtariGo).unwrap_err();
-        assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+fn codingame_options() {
+    let games = crate::games::entries();
+    assert!(games.len() >= 2);
+    for g in games {
+        let c = parse_codingame(args(&["a", "b", "--games", "3"]), g).unwrap();
+        assert_eq!((c.game, c.games), (g, 3));
+        assert_eq!((c.first_ms, c.turn_ms), g.limits);
+        assert_eq!([&c.players[0].name, &c.players[1].name], ["a", "b"]);
+        let o = "--first-ms 20000 --turn-ms=500 --jobs 8 --seed 5 --name-a x --out d a a";
+        let c = parse_codingame(args(&o.split(' ').collect::<Vec<_>>()), g).unwrap();
+        assert_eq!((c.first_ms, c.turn_ms, c.seed), (20_000, 500, 5));
+        assert_eq!((c.jobs, c.out.to_str()), (2, Some("d")));
+        assert_eq!([&c.players[0].name, &c.players[1].name], ["x", "a"]);
+        let name = g.name;
+        for (bad, why) in [
+            (
+                &["a", "b", "--size", "9"][..],
+                format!("--size is an option of Go only, not of --game {name}"),
+            ),
+            (
+                &["a", "b", "--komi=0"],
+                "--komi is an option of Go only".into(),
+            ),
+            (
+                &["a", "b", "--clock-a", "off"],
+                "--clock-a is an option of Go only".into(),
+            ),
+            (
+                &["a", "gtp:b"],
+                format!("--game {name} plays no GTP engine"),
+            ),
+            (
+                &["a", "b", "--turn-ms", "0"],
+                "--turn-ms must be at least 1".into(),
+            ),
+            (&["a", "b", "--frobnicate"], "unknown option".into()),
+            (&["a"], "expected two players".into()),
+        ] {
+            let e = parse_codingame(args(bad), g).unwrap_err();
+            assert!(e.message.contains(&why), "{bad:?}: {}", e.message);
+        }
+        // through the entry point
+        let e = run(args(&["--game", name, "a", "b", "--first-ms", "0"])).unwrap_err();
+        assert!(
+            e.message.contains("--first-ms must be at least 1"),
+            "{}",
+            e.message
+        );
+        assert!(help().contains(&format!("\n--game {name}: ")), "{name}");
     }
-    // through the entry point: the game is chosen, the other's options refused
+    // the game is chosen, the other's options refused
+    let names: Vec<&str> = crate::games::entries().iter().map(|g| g.name).collect();
+    let choose = format!("--game={}", names[0]);
     for (bad, why) in [
         (
             &["--game", "chess", "a", "b"][..],
-            "--game: go, atari-go or clobber",
+            format!("--game: go, {}", names[..names.len() - 1].join(", ")),
         ),
         (
             &["a", "b", "--first-ms", "5"],
-            "--first-ms is an option of --game atari-go",
+            format!("--first-ms is an option of --game {}, ", names[0]),
         ),
         (
-            &["--game=atari-go", "a", "b", "--bank", "5"],
-            "--bank is an option of Go only",
+            &[&choose, "a", "b", "--bank", "5"],
+            "--bank is an option of Go only".into(),
         ),
     ] {
         let e = run(args(bad)).unwrap_err();
-        assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+        assert!(e.message.contains(&why), "{bad:?}: {}", e.message);
         assert_eq!(e.code, 2);
     }
-    assert!(run(args(&["--game", "atari-go", "--help"]))
+    assert!(run(args(&["--game", names[0], "--help"]))
         .unwrap()
         .contains("--turn-ms"));
-}
-
-#[test]
-fn clobber_options() {
-    let c = parse_codingame(args(&["a", "b"]), Kind::Clobber).unwrap();
-    assert_eq!(
-        (c.kind, c.games, c.first_ms, c.turn_ms),
-        (Kind::Clobber, 2, 1000, 100)
-    );
-    let o = "--first-ms 20000 --turn-ms 300 --games 4 --seed 2 a b";
-    let c = parse_codingame(args(&o.split(' ').collect::<Vec<_>>()), Kind::Clobber).unwrap();
-    assert_eq!(
-        (c.first_ms, c.turn_ms, c.games, c.seed),
-        (20_000, 300, 4, 2)
-    );
-    for (bad, why) in [
-        (
-            &["--game", "clobber", "a", "b", "--komi", "0"][..],
-            "--komi is an option of Go only, not of --game clobber",
-        ),
-        (&["--game=clobber", "a", "gtp:b"], "plays no GTP engine"),
-        (
-            &["--game", "clobber", "a", "b", "--first-ms", "0"],
-            "--first-ms must be at least 1",
-        ),
-    ] {
-        let e = run(args(bad)).unwrap_err();
-        assert!(e.message.contains(why), "{bad:?}: {}", e.message);
-        assert_eq!(e.code, 2);
-    }
-    assert!(HELP.contains("--game clobber") && HELP.contains("`random`"));
 }

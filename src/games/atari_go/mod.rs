@@ -5,6 +5,7 @@
 //! and a random and a greedy one for testing).
 
 pub mod codingame;
+pub mod entry;
 pub mod player;
 pub mod referee;
 pub mod rules;

@@ -207,4 +207,14 @@ mod tests {
         assert_eq!(fields[0].1, "{\"black\":0,\"white\":1}");
         assert_eq!(fields[1].1, "{\"black\":1,\"white\":2}");
     }
+
+    #[test]
+    fn passing_to_the_turn_limit_draws() {
+        let mut g = AtariGoGame::new();
+        while !g.is_over() {
+            assert_eq!(g.apply("PASS").unwrap(), "PASS");
+        }
+        assert_eq!((g.turns(), g.outcome()), (80, Some(None)));
+        assert!(!g.at_limit());
+    }
 }

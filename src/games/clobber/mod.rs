@@ -5,6 +5,7 @@
 //! ([`player`]: the search, and random, greedy and alpha-beta ones).
 
 pub mod codingame;
+pub mod entry;
 pub mod player;
 pub mod referee;
 pub mod rules;
