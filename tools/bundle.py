@@ -4,7 +4,7 @@ one source file, for the uploads that take no dependencies.
 
   bundle.py single SPEC OUT [--from DIR]
       OUT: the modules SPEC names from src/ (tools/arena.spec,
-      tools/codingame/*.spec; tests and comments left out), inlined, with
+      src/games/*/GAME.spec; tests and comments left out), inlined, with
       the facade src/deps.rs holding the crates they use, and SPEC's
       `main`. The files it includes are listed on stdout, each twice:
       relative to src/ and to OUT's folder. --from: read DIR/src instead.

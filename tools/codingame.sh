@@ -1,28 +1,28 @@
 #!/usr/bin/env bash
-# tools/codingame.sh: the CodinGame uploads, dist/atari-go.rs and
-# dist/clobber.rs, and their proof.
+# tools/codingame.sh: the CodinGame uploads, dist/GAME.rs for each game
+# with a spec in its folder (src/games/*/GAME.spec), and their proof.
 #
 # CodinGame takes one source file of at most 100 000 characters, compiled
 # alone with the standard library. Each file is bundled by
-# `tools/bundle.py single tools/codingame/GAME.spec` from the crate's own
+# `tools/bundle.py single src/games/*/GAME.spec` from the crate's own
 # modules (those `tengen GAME` runs on, tests left out, comments dropped),
 # with src/deps/lite.rs standing in for the crates and the entry point of
 # `tengen GAME` with its defaults.
 #
 # The proof, for each file: at most 100 000 characters; copied alone into
 # an empty folder and compiled there with `rustc --edition 2021 -O FILE`;
-# then a match through `tengen arena --game GAME` against the greedy
-# player: no game lost to an illegal answer or a crash, and at least half
+# then a match through `tengen arena --game GAME` against the weak player
+# the spec names (`proof: greedy`, as `tengen GAME --player greedy`): no game lost to an illegal answer or a crash, and at least half
 # of those not lost to a late answer won (lateness depends on the host:
 # the full matches below measure it).
 #
 # usage:
-#   tools/codingame.sh               write both into dist/ and prove them
+#   tools/codingame.sh               write them all into dist/ and prove them
 #   tools/codingame.sh --check       CI mode: in a temporary folder, no dist/
 #   tools/codingame.sh --games N     games of each proof match (default 4)
 #   tools/codingame.sh --match N     instead of the proof's match, two of N
 #                                    games each, `--jobs 1`: against the
-#                                    greedy player and against `tengen GAME`
+#                                    weak player and against `tengen GAME`
 #                                    (the in-tree bot); their summaries, with
 #                                    a 95 % interval, go to stdout
 #
@@ -62,9 +62,16 @@ say "building tengen (the referee and the in-tree bots)"
 cargo build --release --quiet || die "cargo build --release failed"
 TENGEN="$ROOT/target/release/tengen"
 
-for GAME in atari-go clobber; do
+WRITTEN=()
+shopt -s nullglob
+for SPEC in src/games/*/*.spec; do
+    GAME="$(basename "$SPEC" .spec)"
+    # the weak player the file must beat: the spec's `proof:`
+    WEAK="$(sed -n 's/^proof: *//p' "$SPEC")"
+    [[ -n "$WEAK" ]] || die "$SPEC names no proof: player"
     FILE="$OUTDIR/$GAME.rs"
-    python3 tools/bundle.py single "tools/codingame/$GAME.spec" "$FILE" 2>"$TMP/bundle.err" ||
+    WRITTEN+=("$FILE")
+    python3 tools/bundle.py single "$SPEC" "$FILE" 2>"$TMP/bundle.err" ||
         { cat "$TMP/bundle.err" >&2; die "tools/bundle.py failed for $GAME"; }
     CHARS=$(python3 -c 'import sys; print(len(open(sys.argv[1], encoding="utf-8").read()))' "$FILE")
     say "$GAME: $FILE, $CHARS characters"
@@ -82,8 +89,8 @@ for GAME in atari-go clobber; do
     say "$GAME: compiles alone with $(rustc --version)"
 
     if ((MATCH)); then
-        for OPP in greedy tengen; do
-            if [[ "$OPP" == greedy ]]; then CMD="$TENGEN $GAME --player greedy"; else CMD="$TENGEN $GAME"; fi
+        for OPP in "$WEAK" tengen; do
+            if [[ "$OPP" == "$WEAK" ]]; then CMD="$TENGEN $GAME --player $WEAK"; else CMD="$TENGEN $GAME"; fi
             say "$GAME: $MATCH games against $OPP (--jobs 1)"
             T0=$SECONDS
             "$TENGEN" arena --game "$GAME" --games "$MATCH" --jobs 1 --seed 59 \
@@ -95,9 +102,9 @@ for GAME in atari-go clobber; do
         continue
     fi
 
-    say "$GAME: $GAMES games against the greedy player"
+    say "$GAME: $GAMES games against the $WEAK player"
     "$TENGEN" arena --game "$GAME" --games "$GAMES" --jobs 1 --seed 59 \
-        --out "$TMP/proof-$GAME" --name-a file --name-b greedy "$BOT" "$TENGEN $GAME --player greedy" \
+        --out "$TMP/proof-$GAME" --name-a file --name-b "$WEAK" "$BOT" "$TENGEN $GAME --player $WEAK" \
         >"$TMP/proof-$GAME.txt" 2>&1 || { cat "$TMP/proof-$GAME.txt" >&2; die "the arena failed for $GAME"; }
     python3 - "$TMP/proof-$GAME/games.jsonl" <<'PY' || { cat "$TMP/proof-$GAME.txt" >&2; die "$GAME.rs failed its match (above)"; }
 import json, sys
@@ -112,5 +119,6 @@ print(f"  {wins} wins of {len(games)}; lost to an illegal answer or a crash: {le
 sys.exit(1 if broken or played == 0 or 2 * wins < played else 0)
 PY
 done
-((CHECK)) || say "written: $OUTDIR/atari-go.rs, $OUTDIR/clobber.rs"
+((${#WRITTEN[@]})) || die "no spec in src/games/*/"
+((CHECK)) || say "written: ${WRITTEN[*]}"
 say "all good"
