@@ -14,7 +14,7 @@ use std::path::Path;
 
 /// The facts of a match that every game shares.
 pub struct Match<'a> {
-    /// `go`, `atari-go` or `clobber`.
+    /// `go`, or the name of a listed CodinGame game.
     pub game: &'a str,
     /// The arena's own command line, program name first.
     pub command: &'a [String],

@@ -14,7 +14,7 @@
 //!   `sys`: Ctrl-C and process-group kills; `date`: UTC dates; `start`:
 //!   games begun from the positions of an earlier match.
 //! - `codingame`: the referee and match of CodinGame-style games
-//!   (`--game atari-go`), on `process`, `spec`, `sys` and `stats`.
+//!   (`--game NAME`), on `process`, `spec`, `sys` and `stats`.
 
 mod arena_bot;
 pub mod codingame;

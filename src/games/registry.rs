@@ -12,7 +12,7 @@ pub trait Game: 'static {
     /// The name on the command line (`tengen NAME`, `--game NAME`) and in
     /// the records.
     const NAME: &'static str;
-    /// The name in prose (`the Clobber bot`).
+    /// The name in prose, as in `the TITLE bot`.
     const TITLE: &'static str;
     /// `tengen help`'s entry for `tengen NAME`: its usage lines, then
     /// what it does, indented as the others there.

@@ -345,7 +345,7 @@ impl Board {
         (self.ko != NONE).then_some(Point(self.ko))
     }
     /// Lifts the simple-ko ban, for rules that judge repetition
-    /// themselves (Atari Go's ko compares with the mover's own last stone).
+    /// themselves (a variant's ko may compare with the mover's own last stone).
     pub fn forget_ko(&mut self) {
         self.ko = NONE;
     }

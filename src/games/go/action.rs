@@ -1,6 +1,6 @@
 //! A Go move as the generic search's action number (`u16`), shared by Go
-//! and Atari Go; apart from the rest of Go's search state so a bundle of
-//! Atari Go alone (`tools/codingame.sh`) can carry it.
+//! and the games on Go's board; apart from the rest of Go's search state
+//! so a CodinGame bundle (`tools/codingame.sh`) can carry it alone.
 
 use crate::go::{Move, Point};
 
