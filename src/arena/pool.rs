@@ -143,7 +143,7 @@ mod tests {
         drop(open_results(&out, first).unwrap());
         assert_eq!(fs::read_to_string(&jsonl).unwrap(), format!("{first}\n"));
         // a match that ended before its first game leaves nothing to keep
-        let second = r#"{"match":{"game":"nim"}}"#;
+        let second = r#"{"match":{"game":"other"}}"#;
         let mut f = open_results(&out, second).unwrap();
         writeln!(f, r#"{{"game":1}}"#).unwrap();
         drop(f);
