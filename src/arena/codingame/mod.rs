@@ -1,8 +1,8 @@
 //! `tengen arena --game NAME`: a referee for the CodinGame games listed
-//! in [`crate::games::registry`], with the match around it. Each turn the player to move gets a
-//! few lines and answers one; a late answer (1000 ms for the first, process
-//! start included, then 100 ms), a refused one, a crash or end of output
-//! loses at once.
+//! in [`crate::games::registry`], with the match around it. Each turn the
+//! player to move gets a few lines and answers one; a late answer (the
+//! game's limits: 1000 ms for the first, process start included, then
+//! 100 ms), a refused one, a crash or end of output loses at once.
 //!
 //! - each game implements [`Refereed`] in its own folder.
 //! - `referee`: one game; `summary`: the JSON line and the summary.
@@ -16,7 +16,7 @@ mod summary;
 mod tests;
 
 pub use crate::games::referee::Refereed;
-pub use crate::games::registry::Entry;
+use crate::games::registry::Entry;
 
 use super::facts::{self, Match};
 use super::spec::PlayerSpec;
