@@ -118,6 +118,10 @@ fn codingame_options() {
             e.message
         );
         assert!(help().contains(&format!("\n--game {name}: ")), "{name}");
+        // one entry in `tengen help`: no built-in command has its name
+        let head = format!("  tengen {name} ");
+        let help = crate::cli::help();
+        assert_eq!(help.lines().filter(|l| l.starts_with(&head)).count(), 1);
     }
     // the game is chosen, the other's options refused
     let names: Vec<&str> = crate::games::entries().iter().map(|g| g.name).collect();

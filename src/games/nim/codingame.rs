@@ -40,8 +40,8 @@ impl codingame::Bot for NimBot {
     const SEARCH: Kind = Kind::Search;
 
     fn start(lines: &mut dyn Iterator<Item = String>, opts: &Options<Kind>) -> Option<NimBot> {
-        let first = lines.next()?;
-        log::debug!("nim: {first}");
+        // `pile maxTake`: the rules (rules.rs) fix both, so only read
+        lines.next()?;
         Some(NimBot {
             player: opts.player,
             rng: Rng::new(opts.seed),
