@@ -10,7 +10,7 @@
 //!   speaks the arena protocol, `gtp_player`: the GTP adapter; `process`:
 //!   a bot process and its I/O.
 //! - `sgf`, `json`, `stats`: the outputs; `facts`: what makes a match's
-//!   records checkable (games.jsonl's first line); `spec`: player command lines;
+//!   records checkable (games.jsonl's first line); `config`: a match's setting; `spec`: player command lines;
 //!   `sys`: Ctrl-C and process-group kills; `date`: UTC dates; `start`:
 //!   games begun from the positions of an earlier match.
 //! - `codingame`: the referee and match of CodinGame-style games
@@ -18,6 +18,7 @@
 
 mod arena_bot;
 pub mod codingame;
+mod config;
 pub mod date;
 mod facts;
 mod gtp_player;
@@ -35,7 +36,8 @@ mod stats;
 mod sys;
 mod tourney;
 
+pub use config::Config;
 pub use pool::Failure;
-pub use spec::{Config, GameConfig, PlayerSpec};
+pub use spec::{GameConfig, PlayerSpec};
 pub use start::{load as load_starts, Start};
 pub use tourney::run;

@@ -3,10 +3,9 @@
 //! protocol or, prefix `gtp:`, GTP), the rules and clock of its games,
 //! and where each game's logs go.
 
-use super::start::Start;
 use crate::go::Rules;
 use crate::protocol::field::Dialect;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The rules and clock of every game of a match.
 #[derive(Clone, Debug)]
@@ -180,21 +179,4 @@ mod tests {
         assert_eq!(p.name, "script.py");
         assert!(PlayerSpec::parse("gtp:  ", 'A').is_err());
     }
-}
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// The arena's command line, for the records (empty: not known).
-    pub command: Vec<String>,
-    pub players: [PlayerSpec; 2],
-    pub games: usize,
-    pub jobs: usize,
-    pub seed: u64,
-    pub out: PathBuf,
-    pub game: GameConfig,
-    /// Recorded moves the games begin from (`--from`); empty: none.
-    pub starts: Vec<Start>,
-    /// A file a game (`game-NNNN.sgf`) instead of one collection, games.sgf.
-    pub sgf_per_game: bool,
 }

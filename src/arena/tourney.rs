@@ -4,12 +4,13 @@
 //! `--sgf-per-game`; one line appended to games.jsonl) so no result is
 //! lost, keeps the running score, and prints the summary.
 
+use super::config::Config;
 use super::facts::{self, Match};
 use super::json::{int, num, object, opt_str, string};
 use super::pool::Failure;
 use super::record::{GameRecord, SideStats};
 use super::referee::{self, GameJob};
-use super::spec::{log_name, Config, GameConfig, PlayerSpec};
+use super::spec::{log_name, GameConfig, PlayerSpec};
 use super::start::Start;
 use super::stats::Summary;
 use super::sys::Stop;
