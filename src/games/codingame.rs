@@ -58,7 +58,7 @@ pub trait Bot: Sized {
         -> Option<Self>;
 
     /// The search the thread runs, made on it (again after a panic).
-    fn searcher(seed: u64) -> Box<dyn FnMut(Self::Job) -> Self::Found + Send>;
+    fn searcher(seed: u64) -> Box<dyn FnMut(Self::Job) -> Self::Found>;
 
     /// One turn: reads its lines, chooses by `deadline` and returns the
     /// answer line. `search` hands a job to the search thread: `None` when

@@ -1,11 +1,12 @@
 //! Runs any game's CodinGame bot ([`crate::games::codingame::Bot`]) on
-//! stdin/stdout, its search on a [`Worker`] thread that must answer by
-//! the turn's deadline: the game's turn loop with the deadline added.
+//! stdin/stdout, its search on the [`Deadline`] thread that must answer
+//! by the turn's deadline: the game's turn loop with the deadline added.
 
-use super::worker::Worker;
+use super::deadline::Deadline;
 use crate::deps::log;
 use crate::games::codingame::{self, Bot, Options};
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long past its own deadline the search may answer before the
@@ -14,7 +15,7 @@ pub const GRACE: Duration = Duration::from_millis(12);
 
 /// Runs bot `B` on stdin/stdout until end of input. Returns the exit
 /// code: 1 only when the answer could not be written.
-pub fn run<B: Bot>(opts: Options<B::Player>) -> i32 {
+pub fn run<B: Bot + 'static>(opts: Options<B::Player>) -> i32 {
     let mut out = io::stdout().lock();
     match serve::<B>(io::stdin().lock(), &mut out, &opts) {
         Ok(()) => 0,
@@ -27,15 +28,16 @@ pub fn run<B: Bot>(opts: Options<B::Player>) -> i32 {
 
 /// Plays bot `B` from `input` to `out` until end of input; fails only
 /// when `out` cannot be written.
-pub fn serve<B: Bot>(
+pub fn serve<B: Bot + 'static>(
     input: impl BufRead,
     out: &mut impl Write,
     opts: &Options<B::Player>,
 ) -> io::Result<()> {
     let seed = opts.seed;
-    let mut worker: Worker<B::Job, B::Found> = Worker::new(Box::new(move || B::searcher(seed)));
+    let mut search = Deadline::new(Arc::new(move || B::searcher(seed)), None);
     codingame::serve::<B>(input, out, opts, |job, deadline| {
-        worker.ask(job, deadline + GRACE)
+        let asked = search.ask(move |s| s(job), deadline + GRACE);
+        asked.map_err(|e| log::warn!("{e}")).ok()
     })
 }
 

@@ -3,12 +3,13 @@
 //! - [`bot`]: the arena loop; [`lines`] reads the engine's lines,
 //!   [`field`] the board in them, [`settings`] keeps the match settings,
 //!   [`state`] keeps our game in step with the engine's fields.
-//! - [`thinker`]: runs the search on a worker thread and answers by the hard
-//!   deadline whatever happens; [`fallback`] is the move it answers then.
+//! - [`deadline`]: a search on a thread of its own that answers by a
+//!   deadline, for every front end; [`thinker`]: Go's choice on it, by the
+//!   hard deadline whatever happens; [`fallback`] is the move it answers then.
 //! - [`gtp`]: the GTP engine, with [`gtp_clock`] for its time controls;
 //!   [`version`]: which build runs.
 //! - [`codingame`]: runs a game's CodinGame bot on stdin/stdout, its
-//!   search on a [`worker`] thread that must answer by a deadline.
+//!   search on the [`deadline`] thread.
 
 pub mod bot;
 pub mod codingame;
@@ -23,7 +24,6 @@ pub mod settings;
 pub mod state;
 pub mod thinker;
 pub mod version;
-pub mod worker;
 
 use crate::games::go::Config;
 

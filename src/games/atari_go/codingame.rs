@@ -54,7 +54,7 @@ impl codingame::Bot for AtariGoBot {
         })
     }
 
-    fn searcher(seed: u64) -> Box<dyn FnMut(Job) -> (Move, Report) + Send> {
+    fn searcher(seed: u64) -> Box<dyn FnMut(Job) -> (Move, Report)> {
         let mut searcher = Searcher::new(seed);
         Box::new(move |(game, deadline, last): Job| {
             searcher.choose(&game, Budget::until(deadline), |mv| {

@@ -64,7 +64,7 @@ impl codingame::Bot for ClobberBot {
         })
     }
 
-    fn searcher(seed: u64) -> Box<dyn FnMut((Clobber, Instant)) -> (Option<Move>, Report) + Send> {
+    fn searcher(seed: u64) -> Box<dyn FnMut((Clobber, Instant)) -> (Option<Move>, Report)> {
         let mut searcher = Searcher::new(seed);
         Box::new(move |(pos, deadline): (Clobber, Instant)| {
             searcher.choose(&pos, Budget::until(deadline))

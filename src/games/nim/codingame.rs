@@ -48,7 +48,7 @@ impl codingame::Bot for NimBot {
         })
     }
 
-    fn searcher(_seed: u64) -> Box<dyn FnMut(Nim) -> u32 + Send> {
+    fn searcher(_seed: u64) -> Box<dyn FnMut(Nim) -> u32> {
         Box::new(|pos: Nim| pos.best_take().unwrap_or(1))
     }
 
