@@ -305,7 +305,7 @@ fn heads(
                 w: points,
                 h: 1,
             };
-            run_kernel(kernel, &kl, &input, &fin, scores);
+            run_kernel(kernel, &kl, &input, &fin, scores, &[]);
             // the softmax's weights, the row's largest coded as `ptop`
             // a row's codes whole vectors long, into the next row's,
             // which that row then writes (the last into a tail)
@@ -329,7 +329,7 @@ fn heads(
                 w: points,
                 h: 1,
             };
-            run_kernel(kernel, &vl, &input, &fin, o);
+            run_kernel(kernel, &vl, &input, &fin, o, &[]);
             for (i, (o, &t)) in o.chunks_exact(vl.cout_pad).zip(s.tot.iter()).enumerate() {
                 let inv = 1.0 / t as f32;
                 let dst = &mut out[i * on + head * vd..][..vd];

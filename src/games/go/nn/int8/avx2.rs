@@ -46,9 +46,9 @@ impl Dot for Avx2 {
 /// # Safety
 /// The CPU must have AVX2; the sizes as [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx2,fma")]
-pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32], next: &[u32]) {
     assert_eq!(l.per_group, 2, "16-bit layers only");
-    block::layer::<Avx2, 4, 2>(l, input, fin, out)
+    block::layer::<Avx2, 4, 2>(l, input, fin, out, next)
 }
 
 /// [`super::quantise`] compiled for these instructions.
