@@ -39,6 +39,13 @@ impl Dot for Avx2 {
         }
         _mm256_storeu_ps(out, f)
     }
+    #[inline(always)]
+    unsafe fn scaled(acc: __m256i, mul: *const f32, out: *mut f32) {
+        _mm256_storeu_ps(
+            out,
+            _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(mul)),
+        )
+    }
 }
 
 /// `l` over `input` into `out` (see [`block::layer`]).

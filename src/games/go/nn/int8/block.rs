@@ -30,6 +30,10 @@ pub trait Dot {
     /// when `add`: a multiply, then an add, never fused, as
     /// [`super::scalar`] rounds them.
     unsafe fn finish(acc: Self::V, zc: *const i32, mul: *const f32, out: *mut f32, add: bool);
+    /// `LANES` floats `acc * mul` to `out`: [`Dot::finish`] with no zero
+    /// point to take off (one vector instruction fewer, on the ports the
+    /// products use).
+    unsafe fn scaled(acc: Self::V, mul: *const f32, out: *mut f32);
 }
 
 /// `l` over `input` into `out` (`fin.row` floats a point), `C * LANES`
@@ -160,6 +164,10 @@ macro_rules! widened {
                 add: bool,
             ) {
                 <$base>::finish(acc, zc, mul, out, add)
+            }
+            #[inline(always)]
+            unsafe fn scaled(acc: Self::V, mul: *const f32, out: *mut f32) {
+                <$base>::scaled(acc, mul, out)
             }
         }
     };

@@ -40,6 +40,13 @@ impl Dot for Vnni512 {
         }
         _mm512_storeu_ps(out, f)
     }
+    #[inline(always)]
+    unsafe fn scaled(acc: __m512i, mul: *const f32, out: *mut f32) {
+        _mm512_storeu_ps(
+            out,
+            _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(mul)),
+        )
+    }
 }
 
 /// `l` over `input` into `out` (see [`block::layer`]).

@@ -185,8 +185,6 @@ pub struct Job<'a> {
     pub dims: (usize, usize),
     /// By tile position and output channel, a sum's scale.
     pub mul: &'a [f32],
-    /// Zeros, an output channel (what the kernels' finish takes off).
-    pub zc: &'a [i32],
     /// Whether the outputs are added to what `out` holds.
     pub add: bool,
     /// Weights to bring into L2 meanwhile (the next layer's).
@@ -212,7 +210,7 @@ fn reference(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
                 for ci in 0..n {
                     sum = sum.wrapping_add(v[xi * n + ci] as i32 * l.code(xi, ci, co));
                 }
-                (sum - job.zc[co]) as f32 * job.mul[xi * pad + co]
+                sum as f32 * job.mul[xi * pad + co]
             });
             let z: [[f32; 2]; 4] =
                 std::array::from_fn(|r| at([m[4 * r], m[4 * r + 1], m[4 * r + 2], m[4 * r + 3]]));
