@@ -144,7 +144,7 @@ fn softmax_row(row: &[f32], sc: f32, top: f32, c: &mut [i16]) -> i32 {
 /// Groups of two i16 as their lanes, the low first, as [`pair`] and
 /// the kernels take them.
 fn halves(g: &mut [u32]) -> &mut [i16] {
-    assert!(cfg!(target_endian = "little"), "i16 lanes low first");
+    const { assert!(cfg!(target_endian = "little"), "i16 lanes low first") };
     // SAFETY: the same bytes, at an alignment i16 needs less of; any
     // bits are an i16
     unsafe { std::slice::from_raw_parts_mut(g.as_mut_ptr().cast(), 2 * g.len()) }
