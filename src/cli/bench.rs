@@ -20,7 +20,9 @@ usage: tengen bench [--seconds S | --playouts N] [--size N] [--seed N] [--positi
   evaluations. --net times one evaluation (inputs, network, outputs) of
   the built-in network, or of FILE's, on each inference path this CPU
   runs, the paths taking turns a position at a time (N: evaluations a
-  path), and the reading of the network.";
+  path), on the wall and on the thread's CPU clock (cpu_ms: what a busy
+  machine disturbs least), and the reading of the network. With
+  TENGEN_NET_PATH=NAME, that path alone.";
 
 pub fn run(mut args: Vec<String>) -> Result<String, ToolError> {
     if args.iter().any(|a| a == "--help") {
