@@ -143,13 +143,26 @@ impl Int8 {
             .expect("a layer of the model this backend was made for")
     }
 
+    /// The weights of the layer after `id` that is not run by Winograd,
+    /// the one likely run next of those.
+    fn after(&self, id: usize) -> &[u32] {
+        let (after, before) = (&self.layers[id + 1..], &self.layers[..id]);
+        after
+            .iter()
+            .chain(before)
+            .flatten()
+            .next()
+            .map_or(&[], |l| &l.w)
+    }
+
     /// Each of `ls` over the same `input` (`cin` floats a point of a `w`
     /// x `h` board; the layers alike in all but their outputs) into the
     /// matching `outs`, added to what they hold when `add`: the input is
-    /// quantised once.
+    /// quantised once. `next`: the weights of the layer run after them.
     fn run(
         &self,
         ls: &[&QLayer],
+        next: &[u32],
         input: &[f32],
         outs: &mut [&mut [f32]],
         (w, h): (usize, usize),
@@ -173,7 +186,8 @@ impl Int8 {
                 w,
                 h,
             };
-            for (l, out) in ls.iter().zip(outs.iter_mut()) {
+            for (i, (l, out)) in ls.iter().zip(outs.iter_mut()).enumerate() {
+                let next = ls.get(i + 1).map_or(next, |n| &n.w);
                 assert!(
                     out.len() >= area * l.cout
                         && (l.k, l.cin, l.top) == (ls[0].k, ls[0].cin, ls[0].top)
@@ -194,14 +208,21 @@ impl Int8 {
                     add: add && direct,
                 };
                 if direct {
-                    run_kernel(self.kernel, l, &input, &fin, &mut out[..area * l.cout]);
+                    run_kernel(
+                        self.kernel,
+                        l,
+                        &input,
+                        &fin,
+                        &mut out[..area * l.cout],
+                        next,
+                    );
                     continue;
                 }
                 if s.out.len() < area * l.cout_pad {
                     s.out.resize(area * l.cout_pad, 0.0);
                 }
                 let padded = &mut s.out[..area * l.cout_pad];
-                run_kernel(self.kernel, l, &input, &fin, padded);
+                run_kernel(self.kernel, l, &input, &fin, padded, next);
                 for (o, v) in out
                     .chunks_exact_mut(l.cout)
                     .zip(padded.chunks_exact(l.cout_pad))
@@ -269,7 +290,8 @@ impl Kernels for Int8 {
             let next = after.iter().chain(before).flatten().next();
             return winograd::dispatch::run(self.kernel, l, next, input, out, (w, h), add);
         }
-        self.run(&[self.layer(conv.id)], input, &mut [out], (w, h), add)
+        let next = self.after(conv.id);
+        self.run(&[self.layer(conv.id)], next, input, &mut [out], (w, h), add)
     }
 
     fn matmul(&self, m: &MatMul, input: &[f32], out: &mut [f32], points: usize) {
@@ -278,7 +300,8 @@ impl Kernels for Int8 {
 
     fn matmuls(&self, ms: &[&MatMul], input: &[f32], outs: &mut [&mut [f32]], points: usize) {
         let ls: Vec<&QLayer> = ms.iter().map(|m| self.layer(m.id)).collect();
-        self.run(&ls, input, outs, (points, 1), false)
+        let last = ms.iter().map(|m| m.id).max().expect("a layer");
+        self.run(&ls, self.after(last), input, outs, (points, 1), false)
     }
 
     fn attention(

@@ -14,7 +14,7 @@
 //! ran no faster.
 
 use super::dispatch::run_kernel;
-use super::layer::{pack, Codes, Finish, Kernel, QLayer};
+use super::layer::{Codes, Finish, Kernel, QLayer};
 use crate::games::go::nn::desc::Attention;
 use std::cell::RefCell;
 
@@ -33,10 +33,12 @@ struct Scratch {
     tot: Vec<i32>,
     o: Vec<f32>,
     row: Vec<i32>,
-    /// Each key's and each value channel's multiplier; zeros.
+    /// Each key's and each value channel's multiplier; zeros, and for
+    /// the scores, ones past the keys.
     mk: Vec<f32>,
     mv: Vec<f32>,
     zero: Vec<i32>,
+    past: Vec<i32>,
 }
 
 thread_local! {
@@ -78,30 +80,74 @@ fn pair(a: i32, b: i32) -> u32 {
     (a as u32 & 0xffff) | (b as u32) << 16
 }
 
-/// The largest of `f(v)` over `x` and `init`, in 32 lanes (one would
-/// wait on each comparison in turn; written so, LLVM vectorises it
-/// well), then halves.
+/// The largest of `f(v)` over `x` and `init`, in 16 lanes, one vector
+/// (one lane would wait on each comparison in turn), then halves.
 #[inline(always)]
 fn largest(x: &[f32], init: f32, f: impl Fn(f32) -> f32) -> f32 {
-    let mut m = [init; 32];
-    let mut chunks = x.chunks_exact(32);
+    let mut m = [init; 16];
+    let mut chunks = x.chunks_exact(16);
+    let most = |m: &mut [f32; 16], ch: &[f32]| {
+        for (m, &v) in m.iter_mut().zip(ch) {
+            let b = f(v);
+            *m = if b > *m { b } else { *m };
+        }
+    };
     for ch in &mut chunks {
-        for (i, &v) in ch.iter().enumerate() {
-            let (a, b) = (m[i], f(v));
-            m[i] = if b > a { b } else { a };
+        most(&mut m, ch);
+    }
+    most(&mut m, chunks.remainder());
+    // halves, each an array of its own, which LLVM keeps in registers
+    fn half<const N: usize, const H: usize>(m: [f32; N]) -> [f32; H] {
+        std::array::from_fn(|i| if m[i + H] > m[i] { m[i + H] } else { m[i] })
+    }
+    let m: [f32; 2] = half(half::<8, 4>(half::<16, 8>(m)));
+    if m[1] > m[0] {
+        m[1]
+    } else {
+        m[0]
+    }
+}
+
+/// `x` times `inv`, rounded, into `c`, whose lanes past `x` get zeros.
+#[inline(always)]
+fn code_row(x: &[f32], inv: f32, c: &mut [i16]) {
+    let (c, rest) = c.split_at_mut(x.len());
+    c.iter_mut()
+        .zip(x)
+        .for_each(|(c, &x)| *c = round(x * inv) as i16);
+    rest.fill(0);
+}
+
+/// A row of scores as the softmax's codes into `c`: each `2^((x - m)
+/// sc)` of the row's largest `m`, coded as `top` at 1; the row whole
+/// vectors long (scores past the keys are -inf, their codes 0). Returns
+/// the codes' sum.
+#[inline(always)]
+fn softmax_row(row: &[f32], sc: f32, top: f32, c: &mut [i16]) -> i32 {
+    assert!(row.len().is_multiple_of(16) && c.len() == row.len());
+    let m = largest(row, f32::MIN, |v| v);
+    // 16 sums, one a lane, in registers
+    let mut tot = [0i32; 16];
+    for (x, c) in row.chunks_exact(16).zip(c.chunks_exact_mut(16)) {
+        let mut v = [0i32; 16];
+        for i in 0..16 {
+            v[i] = round(exp2((x[i] - m) * sc) * top);
+        }
+        for i in 0..16 {
+            c[i] = v[i] as i16;
+            tot[i] += v[i];
         }
     }
-    for (i, &v) in chunks.remainder().iter().enumerate() {
-        let (a, b) = (m[i], f(v));
-        m[i] = if b > a { b } else { a };
-    }
-    for half in [16, 8, 4, 2, 1] {
-        for i in 0..half {
-            let (a, b) = (m[i], m[i + half]);
-            m[i] = if b > a { b } else { a };
-        }
-    }
-    m[0]
+    tot.iter().sum()
+}
+
+/// Groups of two i16 as their lanes, the low first, as [`pair`] and
+/// the kernels take them.
+fn halves(g: &mut [u32]) -> &mut [i16] {
+    const { assert!(cfg!(target_endian = "little"), "i16 lanes low first") };
+    // SAFETY: the same bytes, at an alignment i16 needs less of; any
+    // bits are an i16
+    unsafe { std::slice::from_raw_parts_mut(g.as_mut_ptr().cast(), 2 * g.len()) }
 }
 
 /// `v` holding at least `n` values, as they are.
@@ -149,6 +195,11 @@ fn keys(s: &mut Scratch, k: &[f32], (kn, at, qd): (usize, usize, usize), points:
     let mut l = shell(&mut s.kw, qd, points, cp);
     let top = top(qd);
     let mul = zeroed(&mut s.mk, cp);
+    // scores past the keys -inf, `(0 - 1) * inf`, which the softmax's
+    // whole vectors code as 0
+    mul[points..].fill(f32::INFINITY);
+    let past = zeroed(&mut s.past, cp);
+    past[points..].fill(1);
     let by = std::f32::consts::LOG2_E / (qd as f32).sqrt();
     let c = sized(&mut s.row, qd + 1);
     for (j, m) in mul.iter_mut().enumerate().take(points) {
@@ -235,20 +286,16 @@ fn heads(
             // the queries, each with its own scale
             let qc = sized(&mut s.qc, points * qg);
             let qs = sized(&mut s.qs, points);
-            let c = sized(&mut s.row, qd);
             for (i, (codes, sc)) in qc.chunks_exact_mut(qg).zip(qs.iter_mut()).enumerate() {
                 let row = &q[i * qn + head * qd..][..qd];
                 *sc = largest(row, 0.0, f32::abs) / qtop;
                 let inv = if *sc > 0.0 { 1.0 / *sc } else { 0.0 };
-                c.iter_mut()
-                    .zip(row)
-                    .for_each(|(c, &x)| *c = round(x * inv));
-                pack(c, 2, 0, codes);
+                code_row(row, inv, halves(codes));
             }
             let scores = sized(&mut s.scores, points * kl.cout_pad);
             let fin = Finish {
                 row: kl.cout_pad,
-                zc: &s.zero,
+                zc: &s.past,
                 mul: &s.mk,
                 add: false,
             };
@@ -258,20 +305,17 @@ fn heads(
                 w: points,
                 h: 1,
             };
-            run_kernel(kernel, &kl, &input, &fin, scores);
+            run_kernel(kernel, &kl, &input, &fin, scores, &[]);
             // the softmax's weights, the row's largest coded as `ptop`
-            let pc = sized(&mut s.pc, points * pg);
-            let tot = sized(&mut s.tot, points);
-            let c = sized(&mut s.row, points);
-            for (i, (codes, tot)) in pc.chunks_exact_mut(pg).zip(tot.iter_mut()).enumerate() {
-                let row = &scores[i * kl.cout_pad..][..points];
-                let (m, sc) = (largest(row, f32::MIN, |v| v), s.qs[i]);
-                c.iter_mut()
-                    .zip(row)
-                    .for_each(|(c, &x)| *c = round(exp2((x - m) * sc) * ptop));
-                *tot = c.iter().sum();
-                pack(c, 2, 0, codes);
+            // a row's codes whole vectors long, into the next row's,
+            // which that row then writes (the last into a tail)
+            let whole = points.next_multiple_of(16);
+            let pc = halves(sized(&mut s.pc, points * pg + whole));
+            for (i, tot) in sized(&mut s.tot, points).iter_mut().enumerate() {
+                let row = &scores[i * kl.cout_pad..][..whole];
+                *tot = softmax_row(row, s.qs[i], ptop, &mut pc[2 * i * pg..][..whole]);
             }
+            let pc = &s.pc[..points * pg];
             let o = sized(&mut s.o, points * vl.cout_pad);
             let fin = Finish {
                 row: vl.cout_pad,
@@ -285,7 +329,7 @@ fn heads(
                 w: points,
                 h: 1,
             };
-            run_kernel(kernel, &vl, &input, &fin, o);
+            run_kernel(kernel, &vl, &input, &fin, o, &[]);
             for (i, (o, &t)) in o.chunks_exact(vl.cout_pad).zip(s.tot.iter()).enumerate() {
                 let inv = 1.0 / t as f32;
                 let dst = &mut out[i * on + head * vd..][..vd];

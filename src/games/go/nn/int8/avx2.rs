@@ -39,6 +39,13 @@ impl Dot for Avx2 {
         }
         _mm256_storeu_ps(out, f)
     }
+    #[inline(always)]
+    unsafe fn scaled(acc: __m256i, mul: *const f32, out: *mut f32) {
+        _mm256_storeu_ps(
+            out,
+            _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(mul)),
+        )
+    }
 }
 
 /// `l` over `input` into `out` (see [`block::layer`]).
@@ -46,9 +53,9 @@ impl Dot for Avx2 {
 /// # Safety
 /// The CPU must have AVX2; the sizes as [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx2,fma")]
-pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32], next: &[u32]) {
     assert_eq!(l.per_group, 2, "16-bit layers only");
-    block::layer::<Avx2, 4, 2>(l, input, fin, out)
+    block::layer::<Avx2, 4, 2>(l, input, fin, out, next)
 }
 
 /// [`super::quantise`] compiled for these instructions.

@@ -8,6 +8,7 @@
 //! function compiled for its CPU features, into which all of this inlines.
 
 use super::layer::{Codes, Finish, QLayer};
+use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
 
 /// One instruction set's vectors.
 pub trait Dot {
@@ -29,10 +30,15 @@ pub trait Dot {
     /// when `add`: a multiply, then an add, never fused, as
     /// [`super::scalar`] rounds them.
     unsafe fn finish(acc: Self::V, zc: *const i32, mul: *const f32, out: *mut f32, add: bool);
+    /// `LANES` floats `acc * mul` to `out`: [`Dot::finish`] with no zero
+    /// point to take off (one vector instruction fewer, on the ports the
+    /// products use).
+    unsafe fn scaled(acc: Self::V, mul: *const f32, out: *mut f32);
 }
 
 /// `l` over `input` into `out` (`fin.row` floats a point), `C * LANES`
-/// output channels at a time, which must divide `l.cout_pad`.
+/// output channels at a time, which must divide `l.cout_pad`; `next`
+/// brought into L2 meanwhile, a few lines a block of sums.
 ///
 /// # Safety
 /// The CPU must run `D`'s instructions; the sizes as
@@ -43,6 +49,7 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
     input: &Codes,
     fin: &Finish,
     out: &mut [f32],
+    next: &[u32],
 ) {
     let width = C * D::LANES;
     assert!(l.cout_pad.is_multiple_of(width));
@@ -54,9 +61,17 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
     // stay in L1 (a 3x3 layer's whole block would not); the sums between
     // rows wait in `partial`
     let mut partial = vec![[[D::zero(); C]; P]; if l.k > 1 { chunks } else { 0 }];
+    // the next layer's weights (from L3: the layers of a large net do
+    // not fit L2), all of them by the end
+    let rounds = chunks * l.k * (l.cout_pad / width);
+    let per = (next.len() / 16).div_ceil(rounds);
+    let mut ahead = next.chunks(16);
     for co in (0..l.cout_pad).step_by(width) {
         for ky in 0..l.k {
             for (chunk, first) in (0..points).step_by(P).enumerate() {
+                for line in ahead.by_ref().take(per) {
+                    _mm_prefetch::<_MM_HINT_T1>(line.as_ptr().cast());
+                }
                 let n = P.min(points - first);
                 // a short last chunk repeats its last point
                 let corners: [*const u32; P] = std::array::from_fn(|p| {
@@ -149,6 +164,10 @@ macro_rules! widened {
                 add: bool,
             ) {
                 <$base>::finish(acc, zc, mul, out, add)
+            }
+            #[inline(always)]
+            unsafe fn scaled(acc: Self::V, mul: *const f32, out: *mut f32) {
+                <$base>::scaled(acc, mul, out)
             }
         }
     };

@@ -8,8 +8,16 @@ use super::scalar;
 use super::{avx2, vnni256, vnni512};
 
 /// `kernel`'s pass of `l` over `input` into `out` (`l.cout_pad` floats a
-/// point), as [`Int8`] runs it and the tests check it.
-pub fn run_kernel(kernel: Kernel, l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+/// point), as [`Int8`] runs it and the tests check it; `next`, weights
+/// to bring into L2 meanwhile (the next layer's).
+pub fn run_kernel(
+    kernel: Kernel,
+    l: &QLayer,
+    input: &Codes,
+    fin: &Finish,
+    out: &mut [f32],
+    next: &[u32],
+) {
     let points = input.w * input.h;
     assert!(fin.row >= l.cout_pad && out.len() >= (points - 1) * fin.row + l.cout_pad);
     assert!(input.codes.len() >= input.stride * (input.h + l.k - 1) * l.groups);
@@ -22,13 +30,13 @@ pub fn run_kernel(kernel: Kernel, l: &QLayer, input: &Codes, fin: &Finish, out: 
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Int8::new and the tests take only kernels that run here;
         // the sizes are checked above
-        Kernel::Vnni512 => unsafe { vnni512::run(l, input, fin, out) },
+        Kernel::Vnni512 => unsafe { vnni512::run(l, input, fin, out, next) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above
-        Kernel::Vnni256 => unsafe { vnni256::run(l, input, fin, out) },
+        Kernel::Vnni256 => unsafe { vnni256::run(l, input, fin, out, next) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above
-        Kernel::Avx2 => unsafe { avx2::run(l, input, fin, out) },
+        Kernel::Avx2 => unsafe { avx2::run(l, input, fin, out, next) },
         _ => scalar::run(l, input, fin, out),
     }
 }

@@ -58,8 +58,8 @@ fn same_as_scalar(
             add,
         };
         let (mut a, mut b) = (start.clone(), start.clone());
-        run_kernel(kernel, &l, &input, &fin, &mut a);
-        run_kernel(Kernel::Scalar, &l, &input, &fin, &mut b);
+        run_kernel(kernel, &l, &input, &fin, &mut a, &[]);
+        run_kernel(Kernel::Scalar, &l, &input, &fin, &mut b, &[]);
         for (i, (a, b)) in a.iter().zip(&b).enumerate() {
             assert!(
                 a.to_bits() == b.to_bits(),

@@ -40,6 +40,13 @@ impl Dot for Vnni256 {
         }
         _mm256_storeu_ps(out, f)
     }
+    #[inline(always)]
+    unsafe fn scaled(acc: __m256i, mul: *const f32, out: *mut f32) {
+        _mm256_storeu_ps(
+            out,
+            _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(mul)),
+        )
+    }
 }
 
 /// `l` over `input` into `out` (see [`block::layer`]).
@@ -48,20 +55,20 @@ impl Dot for Vnni256 {
 /// The CPU must have AVX-512 F, VL, BW and VNNI; the sizes as
 /// [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vnni")]
-pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32], next: &[u32]) {
     match l.per_group {
-        2 => blocks::<Wide>(l, input, fin, out),
-        _ => blocks::<Vnni256>(l, input, fin, out),
+        2 => blocks::<Wide>(l, input, fin, out, next),
+        _ => blocks::<Vnni256>(l, input, fin, out, next),
     }
 }
 
 /// [`run`] with `D`'s products: the register blocks that divide the
 /// layer's outputs.
 #[inline(always)]
-unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32], next: &[u32]) {
     match l.cout_pad {
-        c if c.is_multiple_of(32) => block::layer::<D, 6, 4>(l, input, fin, out),
-        c if c.is_multiple_of(24) => block::layer::<D, 8, 3>(l, input, fin, out),
-        _ => block::layer::<D, 12, 2>(l, input, fin, out),
+        c if c.is_multiple_of(32) => block::layer::<D, 6, 4>(l, input, fin, out, next),
+        c if c.is_multiple_of(24) => block::layer::<D, 8, 3>(l, input, fin, out, next),
+        _ => block::layer::<D, 12, 2>(l, input, fin, out, next),
     }
 }

@@ -40,6 +40,13 @@ impl Dot for Vnni512 {
         }
         _mm512_storeu_ps(out, f)
     }
+    #[inline(always)]
+    unsafe fn scaled(acc: __m512i, mul: *const f32, out: *mut f32) {
+        _mm512_storeu_ps(
+            out,
+            _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(mul)),
+        )
+    }
 }
 
 /// `l` over `input` into `out` (see [`block::layer`]).
@@ -48,24 +55,24 @@ impl Dot for Vnni512 {
 /// The CPU must have AVX-512 F, BW and VNNI; the sizes as
 /// [`super::run_kernel`] checks them.
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+pub unsafe fn run(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32], next: &[u32]) {
     match l.per_group {
-        2 => blocks::<Wide>(l, input, fin, out),
-        _ => blocks::<Vnni512>(l, input, fin, out),
+        2 => blocks::<Wide>(l, input, fin, out, next),
+        _ => blocks::<Vnni512>(l, input, fin, out, next),
     }
 }
 
 /// [`run`] with `D`'s products: the register blocks that divide the
 /// layer's outputs.
 #[inline(always)]
-unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32]) {
+unsafe fn blocks<D: Dot>(l: &QLayer, input: &Codes, fin: &Finish, out: &mut [f32], next: &[u32]) {
     // a block of weights (64 outputs) past L1 (48 KB) for long inputs
     let long = l.groups * 256 > 40 << 10;
     match l.cout_pad {
-        c if c.is_multiple_of(64) && !long => block::layer::<D, 6, 4>(l, input, fin, out),
-        c if c.is_multiple_of(48) => block::layer::<D, 8, 3>(l, input, fin, out),
-        c if c.is_multiple_of(32) => block::layer::<D, 12, 2>(l, input, fin, out),
-        _ => block::layer::<D, 16, 1>(l, input, fin, out),
+        c if c.is_multiple_of(64) && !long => block::layer::<D, 6, 4>(l, input, fin, out, next),
+        c if c.is_multiple_of(48) => block::layer::<D, 8, 3>(l, input, fin, out, next),
+        c if c.is_multiple_of(32) => block::layer::<D, 12, 2>(l, input, fin, out, next),
+        _ => block::layer::<D, 16, 1>(l, input, fin, out, next),
     }
 }
 

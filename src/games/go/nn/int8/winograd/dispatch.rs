@@ -15,7 +15,6 @@ pub struct Scratch {
     m: Vec<Line>,
     y: Vec<Line>,
     mul: Vec<f32>,
-    zc: Vec<i32>,
 }
 
 thread_local! {
@@ -47,14 +46,11 @@ pub fn run(
         let flush = |m: f32| if m.abs() < 1e-30 { 0.0 } else { m };
         sc.mul.clear();
         sc.mul.extend(l.scale.iter().map(|s| flush(s * step)));
-        sc.zc.clear();
-        sc.zc.resize(l.cout_pad, 0);
         let job = Job {
             l,
             board,
             dims: (w, h),
             mul: &sc.mul,
-            zc: &sc.zc,
             add,
             next: next.map_or(&[], |n| &n.w),
         };

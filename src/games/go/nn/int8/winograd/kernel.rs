@@ -30,7 +30,7 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
     let tiles = w.div_ceil(2) * h.div_ceil(2);
     let (width, groups, pad) = (C * D::LANES, l.groups, l.cout_pad);
     assert!(width == l.width && pad.is_multiple_of(width) && l.w.len() >= 16 * groups * pad);
-    assert!(job.mul.len() >= 16 * pad && job.zc.len() >= pad && out.len() >= w * h * l.cout);
+    assert!(job.mul.len() >= 16 * pad && out.len() >= w * h * l.cout);
     let [v, m, y] = bufs;
     let v = lines::<i16>(v, P * 16 * 2 * groups);
     let (m, y) = (
@@ -78,9 +78,7 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
                     for (j, &s) in acc.iter().enumerate() {
                         let c = co + j * D::LANES;
                         let o = m.as_mut_ptr().add((col * P + p) * width + j * D::LANES);
-                        let (zc, mul) =
-                            (job.zc.as_ptr().add(c), job.mul.as_ptr().add(xi * pad + c));
-                        D::finish(s, zc, mul, o, false);
+                        D::scaled(s, job.mul.as_ptr().add(xi * pad + c), o);
                     }
                 }
                 if col == 3 {
