@@ -1,12 +1,14 @@
 //! The multiply-add peak of one core, to tell how close the network's
-//! kernels come to it: `vpdpbusd` on 512 bits (64 u8 x i8 products an
-//! instruction) and FMA on 256 bits (8 float ones), each on 16 or 12
-//! independent accumulators so that latency never waits.
+//! kernels come to it (docs/network.md, "How fast"): `vpdpwssd` on 512
+//! bits (32 i16 x i16 products an instruction, the 16-bit paths'),
+//! `vpdpbusd` (64 u8 x i8 ones, plain 8 bits) and FMA on 256 bits (8
+//! float ones), each on 16 or 12 independent accumulators so that
+//! latency never waits.
 //!
 //!     rustc -O -C target-cpu=native tools/peak.rs -o /tmp/tengen-peak && /tmp/tengen-peak
 //!
-//! x133 costs 1.31 G multiply-adds an evaluation: at the printed peaks
-//! that is the floor of a direct convolution on each path.
+//! Each line also gives the floor of b6c96 (0.36 G multiply-adds an
+//! evaluation) at that peak.
 
 use std::time::Instant;
 
@@ -22,6 +24,24 @@ unsafe fn dpbusd(n: u64) -> i32 {
     for _ in 0..n {
         for x in acc.iter_mut() {
             *x = _mm512_dpbusd_epi32(*x, a, w);
+        }
+    }
+    let mut s = _mm512_setzero_si512();
+    for x in acc {
+        s = _mm512_add_epi32(s, x);
+    }
+    _mm512_reduce_add_epi32(s)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+unsafe fn dpwssd(n: u64) -> i32 {
+    let a = _mm512_set1_epi32(0x0001_0002);
+    let w = _mm512_set1_epi32(0x0001_0001);
+    let mut acc = [_mm512_setzero_si512(); 16];
+    for _ in 0..n {
+        for x in acc.iter_mut() {
+            *x = _mm512_dpwssd_epi32(*x, a, w);
         }
     }
     let mut s = _mm512_setzero_si512();
@@ -56,12 +76,16 @@ fn main() {
     let report = |name: &str, per: f64, secs: f64, instrs: f64| {
         let gmacs = instrs * per / secs / 1e9;
         println!(
-            "{name}: {:.2} G instructions/s, {gmacs:.1} G multiply-adds/s, x133 floor {:.2} ms",
+            "{name}: {:.2} G instructions/s, {gmacs:.1} G multiply-adds/s, b6c96 floor {:.2} ms",
             instrs / secs / 1e9,
-            1.31e9 / (gmacs * 1e9) * 1e3
+            0.36e9 / (gmacs * 1e9) * 1e3
         );
     };
     if is_x86_feature_detected!("avx512vnni") && is_x86_feature_detected!("avx512bw") {
+        let t = Instant::now();
+        let r = unsafe { dpwssd(n) };
+        report("vpdpwssd zmm", 32.0, t.elapsed().as_secs_f64(), (n * 16) as f64);
+        std::hint::black_box(r);
         let t = Instant::now();
         let r = unsafe { dpbusd(n) };
         report("vpdpbusd zmm", 64.0, t.elapsed().as_secs_f64(), (n * 16) as f64);
