@@ -184,11 +184,22 @@ fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> b
             if spent >= left && total >= 16 && first as f32 >= SURE_SHARE * total as f32 {
                 return true;
             }
+            if would_overrun(spent, left, done) {
+                return true;
+            }
             Some((spent, left))
         }
         None => None,
     };
     out_of_reach(first - second, done, to_go, budget.playouts, VALUED_SAMPLE)
+}
+
+/// Whether the next simulation, at the mean time of the `done` before it,
+/// would end further past the deadline than stopping now ends before it.
+/// One evaluation of a big net is tens of milliseconds: begun anyway, the
+/// answer comes late and the plans' margin for lateness widens.
+fn would_overrun(spent: Duration, left: Duration, done: u64) -> bool {
+    done >= 2 && left * 2 < spent / done.min(u32::MAX as u64) as u32
 }
 
 /// Playouts before the rate of a timed search is trusted to stop it early:
@@ -203,6 +214,18 @@ const VALUED_SAMPLE: u64 = 8;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_simulation_that_would_end_late_is_not_begun() {
+        let ms = Duration::from_millis;
+        // 6 simulations of 60 ms each: 20 ms left is too little, 40 enough
+        assert!(would_overrun(ms(360), ms(20), 6));
+        assert!(!would_overrun(ms(360), ms(40), 6));
+        // a small net's 3 ms simulations use the time to the last ms
+        assert!(!would_overrun(ms(300), ms(2), 100));
+        // one simulation tells nothing yet (it may have paid for a reuse)
+        assert!(!would_overrun(ms(300), ms(1), 1));
+    }
 
     #[test]
     fn the_lead_is_out_of_reach_only_when_the_playouts_to_come_cannot_close_it() {
