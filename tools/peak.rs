@@ -15,41 +15,30 @@ use std::time::Instant;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-unsafe fn dpbusd(n: u64) -> i32 {
-    let a = _mm512_set1_epi32(0x0102_0304);
-    let w = _mm512_set1_epi32(0x0101_0101);
-    let mut acc = [_mm512_setzero_si512(); 16];
-    for _ in 0..n {
-        for x in acc.iter_mut() {
-            *x = _mm512_dpbusd_epi32(*x, a, w);
+/// `$name(n)`: `n` rounds of `$op` on 16 zmm accumulators, summed.
+macro_rules! dot512 {
+    ($name:ident, $op:ident, $a:expr, $w:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+        unsafe fn $name(n: u64) -> i32 {
+            let (a, w) = (_mm512_set1_epi32($a), _mm512_set1_epi32($w));
+            let mut acc = [_mm512_setzero_si512(); 16];
+            for _ in 0..n {
+                for x in acc.iter_mut() {
+                    *x = $op(*x, a, w);
+                }
+            }
+            let mut s = _mm512_setzero_si512();
+            for x in acc {
+                s = _mm512_add_epi32(s, x);
+            }
+            _mm512_reduce_add_epi32(s)
         }
-    }
-    let mut s = _mm512_setzero_si512();
-    for x in acc {
-        s = _mm512_add_epi32(s, x);
-    }
-    _mm512_reduce_add_epi32(s)
+    };
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-unsafe fn dpwssd(n: u64) -> i32 {
-    let a = _mm512_set1_epi32(0x0001_0002);
-    let w = _mm512_set1_epi32(0x0001_0001);
-    let mut acc = [_mm512_setzero_si512(); 16];
-    for _ in 0..n {
-        for x in acc.iter_mut() {
-            *x = _mm512_dpwssd_epi32(*x, a, w);
-        }
-    }
-    let mut s = _mm512_setzero_si512();
-    for x in acc {
-        s = _mm512_add_epi32(s, x);
-    }
-    _mm512_reduce_add_epi32(s)
-}
+dot512!(dpbusd, _mm512_dpbusd_epi32, 0x0102_0304, 0x0101_0101);
+dot512!(dpwssd, _mm512_dpwssd_epi32, 0x0001_0002, 0x0001_0001);
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]

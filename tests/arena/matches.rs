@@ -315,14 +315,18 @@ fn games_begin_from_recorded_positions() {
     )
     .unwrap();
     let refused = dir.join("refused");
-    let out = Command::new(TENGEN)
-        .args(["arena", "--size", "5", "--rules", "riddles"])
-        .args(["--from", eye_fill.to_str().unwrap(), "--from-move", "5"])
-        .args(["--out", refused.to_str().unwrap(), &a, &walk])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    // a match begun from `from`'s starts at move 5: refused, with why
+    let refusal = |from: &std::path::Path| {
+        let out = Command::new(TENGEN)
+            .args(["arena", "--size", "5", "--rules", "riddles"])
+            .args(["--from", from.to_str().unwrap(), "--from-move", "5"])
+            .args(["--out", refused.to_str().unwrap(), &a, &walk])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = refusal(&eye_fill);
     assert!(err.contains("game-0001.sgf: move 5: suicide"), "{err}");
     assert!(
         !refused.exists(),
@@ -336,14 +340,7 @@ fn games_begin_from_recorded_positions() {
          (;GM[1]SZ[5];B[ba];W[ee];B[ab];W[ed];B[aa];W[dd];B[cc])\n",
     )
     .unwrap();
-    let out = Command::new(TENGEN)
-        .args(["arena", "--size", "5", "--rules", "riddles"])
-        .args(["--from", two.to_str().unwrap(), "--from-move", "5"])
-        .args(["--out", refused.to_str().unwrap(), &a, &walk])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refusal(&two);
     assert!(err.contains("two.sgf#2: move 5: suicide"), "{err}");
 }
 
