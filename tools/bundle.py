@@ -30,7 +30,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from rustsrc import Tok, close, sig, squeeze, text, tokenize  # noqa: E402
+from rustsrc import Tok, cfg_value, close, settle_features, sig, squeeze, text, tokenize  # noqa: E402,E501
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # while bundling a single file: the folder it will be compiled in, and the
@@ -43,73 +43,6 @@ FACADE = "deps"  # the project's module through which it reaches its crates
 def die(msg):
     print(f"bundle.py: {msg}", file=sys.stderr)
     sys.exit(1)
-
-
-# ------------------------------------------------------------------ cfg
-def settle_features(toks, features):
-    """`feature = "x"` inside attributes and cfg!() becomes all() or any()."""
-    out, i, depth = [], 0, 0
-    inside = []  # closing indices of the attribute / cfg! spans we are in
-    while i < len(toks):
-        t = toks[i]
-        if t.text == "#" and t.kind == "punct":
-            j = sig(toks, i + 1)
-            if j < len(toks) and toks[j].text == "!":
-                j = sig(toks, j + 1)
-            if j < len(toks) and toks[j].text == "[":
-                inside.append(close(toks, j))
-        elif t.kind == "ident" and t.text == "cfg":
-            j = sig(toks, i + 1)
-            if j < len(toks) and toks[j].text == "!":
-                k = sig(toks, j + 1)
-                if toks[k].text == "(":
-                    inside.append(close(toks, k))
-        while inside and inside[-1] < i:
-            inside.pop()
-        if inside and t.kind == "ident" and t.text == "feature":
-            j = sig(toks, i + 1)
-            k = sig(toks, j + 1)
-            if toks[j].text == "=" and toks[k].kind == "str":
-                name = toks[k].text.strip('"')
-                out.append(Tok("ident", "all" if name in features else "any"))
-                out.append(Tok("punct", "("))
-                out.append(Tok("punct", ")"))
-                i = k + 1
-                continue
-        out.append(t)
-        i += 1
-    del depth
-    return out
-
-
-def cfg_value(toks):
-    """True/False/None (unknown) of a cfg predicate's tokens."""
-    toks = [t for t in toks if t.kind not in ("ws", "comment")]
-
-    def pred(i):
-        name = toks[i].text
-        if i + 1 < len(toks) and toks[i + 1].text == "(":
-            args, j = [], i + 2
-            while toks[j].text != ")":
-                v, j = pred(j)
-                args.append(v)
-                if toks[j].text == ",":
-                    j += 1
-            j += 1
-            if name == "all":
-                v = False if False in args else (True if all(a is True for a in args) else None)
-            elif name == "any":
-                v = True if True in args else (False if all(a is False for a in args) else None)
-            elif name == "not":
-                v = None if args[0] is None else not args[0]
-            else:
-                v = None
-            return v, j
-        if i + 1 < len(toks) and toks[i + 1].text == "=":
-            return None, i + 3
-        return (False if name in ("test", "doc", "docsrs", "doctest", "miri") else None), i + 1
-
-    return pred(0)[0]
 
 
 # ------------------------------------------------------------------ modules

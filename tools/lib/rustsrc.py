@@ -1,6 +1,7 @@
 """Rust source as tokens, for tools/bundle.py: enough of Rust's lexer to
 strip comments, find `mod` items and attributes, rewrite paths and squeeze
-whitespace without ever touching the inside of a literal."""
+whitespace without ever touching the inside of a literal; and cfg
+predicates settled on those tokens."""
 
 import re
 
@@ -174,3 +175,70 @@ def needs_space(a, b):
     if a.kind == "punct" and b.kind == "punct" and a.text in GLUE and b.text in GLUE:
         return True
     return False
+
+
+# ------------------------------------------------------------------ cfg
+def settle_features(toks, features):
+    """`feature = "x"` inside attributes and cfg!() becomes all() or any()."""
+    out, i, depth = [], 0, 0
+    inside = []  # closing indices of the attribute / cfg! spans we are in
+    while i < len(toks):
+        t = toks[i]
+        if t.text == "#" and t.kind == "punct":
+            j = sig(toks, i + 1)
+            if j < len(toks) and toks[j].text == "!":
+                j = sig(toks, j + 1)
+            if j < len(toks) and toks[j].text == "[":
+                inside.append(close(toks, j))
+        elif t.kind == "ident" and t.text == "cfg":
+            j = sig(toks, i + 1)
+            if j < len(toks) and toks[j].text == "!":
+                k = sig(toks, j + 1)
+                if toks[k].text == "(":
+                    inside.append(close(toks, k))
+        while inside and inside[-1] < i:
+            inside.pop()
+        if inside and t.kind == "ident" and t.text == "feature":
+            j = sig(toks, i + 1)
+            k = sig(toks, j + 1)
+            if toks[j].text == "=" and toks[k].kind == "str":
+                name = toks[k].text.strip('"')
+                out.append(Tok("ident", "all" if name in features else "any"))
+                out.append(Tok("punct", "("))
+                out.append(Tok("punct", ")"))
+                i = k + 1
+                continue
+        out.append(t)
+        i += 1
+    del depth
+    return out
+
+
+def cfg_value(toks):
+    """True/False/None (unknown) of a cfg predicate's tokens."""
+    toks = [t for t in toks if t.kind not in ("ws", "comment")]
+
+    def pred(i):
+        name = toks[i].text
+        if i + 1 < len(toks) and toks[i + 1].text == "(":
+            args, j = [], i + 2
+            while toks[j].text != ")":
+                v, j = pred(j)
+                args.append(v)
+                if toks[j].text == ",":
+                    j += 1
+            j += 1
+            if name == "all":
+                v = False if False in args else (True if all(a is True for a in args) else None)
+            elif name == "any":
+                v = True if True in args else (False if all(a is False for a in args) else None)
+            elif name == "not":
+                v = None if args[0] is None else not args[0]
+            else:
+                v = None
+            return v, j
+        if i + 1 < len(toks) and toks[i + 1].text == "=":
+            return None, i + 3
+        return (False if name in ("test", "doc", "docsrs", "doctest", "miri") else None), i + 1
+
+    return pred(0)[0]
