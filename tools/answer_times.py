@@ -7,7 +7,8 @@ bank; after an answer taking t ms the next offers min(T - t + per_move, bank).
 
 usage: tools/answer_times.py MATCH_DIR [--name NAME] [--bank MS] [--per-move MS]
 
-Prints, for the bot NAME (default tengen): answers, answer-time percentiles,
+Prints, for the bot NAME (default tengen): answers, the answer times' mean
+(KataGo's `maxTime` at equal time) and percentiles,
 the share of the bank each answer took, answers slower than the bank offered
 (must be 0), the bank left unused at the end of each game, and the share of
 the available time (first bank + per-move x answers) the bot used.
@@ -74,8 +75,9 @@ def main():
     if games == 0:
         sys.exit(f"answer_times.py: no game of {a.name!r} in {a.match_dir}")
     print(f"{a.name}: {games} games, {len(times)} answers (bank {a.bank} ms + {a.per_move} ms a move)")
-    print("answer time ms: median {} p90 {} p99 {} max {}".format(
-        percentile(times, 50), percentile(times, 90), percentile(times, 99), max(times)))
+    print("answer time ms: mean {:.0f} median {} p90 {} p99 {} max {}".format(
+        sum(times) / len(times), percentile(times, 50), percentile(times, 90),
+        percentile(times, 99), max(times)))
     print("share of the bank offered: median {:.1%} p90 {:.1%} p99 {:.1%} max {:.1%}".format(
         percentile(shares, 50), percentile(shares, 90), percentile(shares, 99), max(shares)))
     print(f"answers slower than the bank offered: {late}")
