@@ -19,9 +19,9 @@ pub const VARIABLE: &str = "TENGEN_NET_PATH";
 
 impl Path {
     /// Every path, the preferred first where the CPU runs it: on the
-    /// AVX-512 VNNI Xeon of docs/network.md each integer kernel was faster
-    /// than float (b6c96: vnni512 1.6 ms, vnni256 2.8, avx2 6.5, float
-    /// 13.2); the scalar integer kernel is the reference, for tests.
+    /// AVX-512 VNNI Xeon of docs/network.md each integer kernel is faster
+    /// than float, in this order (its figures are there); the scalar
+    /// integer kernel is the reference, for tests.
     pub const ALL: [Path; 5] = [
         Path::Int8(Kernel::Vnni512),
         Path::Int8(Kernel::Vnni256),
