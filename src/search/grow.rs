@@ -119,8 +119,8 @@ fn out_of_reach(
 
 /// Simulations on the value tree `tree` from `state`, its root, until the
 /// budget is spent, `how.stop` is raised, or (with no stop flag) the best
-/// move is out of reach or sure: holding [`SURE_SHARE`] of the root's
-/// visits once half the time is spent, so the time goes where the search
+/// move is out of reach or sure: holding `sure_share` of the root's
+/// visits ([`super::puct::PuctConfig`]) once half the time is spent, so the time goes where the search
 /// is unsure (KataGo spends less on obvious moves too). `how.forced` and
 /// `how.focus` as [`grow`]'s. Returns the number run.
 pub fn grow_valued<G: Valued>(
@@ -160,9 +160,6 @@ pub fn grow_valued<G: Valued>(
     sims
 }
 
-/// The share of the root's visits that makes its best move sure.
-pub const SURE_SHARE: f32 = 0.8;
-
 /// [`should_stop`] for the value tree, each simulation (one is a network
 /// evaluation, milliseconds), and [`SURE_SHARE`] past half the time.
 fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> bool {
@@ -181,7 +178,8 @@ fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> b
         Some(d) if now >= d => return true,
         Some(d) => {
             let (spent, left) = (now.duration_since(t0), d.duration_since(now));
-            if spent >= left && total >= 16 && first as f32 >= SURE_SHARE * total as f32 {
+            if spent >= left && total >= 16 && first as f32 >= tree.config.sure_share * total as f32
+            {
                 return true;
             }
             if would_overrun(spent, left, done) {
@@ -191,7 +189,9 @@ fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> b
         }
         None => None,
     };
-    out_of_reach(first - second, done, to_go, budget.playouts, VALUED_SAMPLE)
+    // a count is spent in full, as KataGo's maxPlayouts: the evaluations
+    // past the move's choice deepen the tree the next move reuses
+    out_of_reach(first - second, done, to_go, None, VALUED_SAMPLE)
 }
 
 /// Whether the next simulation, at the mean time of the `done` before it,
@@ -213,7 +213,83 @@ const VALUED_SAMPLE: u64 = 8;
 
 #[cfg(test)]
 mod tests {
+    use super::super::puct::{Evaluation, PuctConfig, Utility};
+    use super::super::tree::{Amaf, Prior};
     use super::*;
+
+    /// One move of three ends the game; the first wins, the others lose.
+    #[derive(Clone)]
+    struct Pick(Option<u16>);
+
+    impl SearchGame for Pick {
+        fn actions(&self) -> usize {
+            3
+        }
+        fn to_move(&self) -> u8 {
+            self.0.map_or(0, |_| 1)
+        }
+        fn is_over(&self) -> bool {
+            self.0.is_some()
+        }
+        fn expand(&self, _: &mut Vec<Prior>) {
+            unreachable!("the value tree expands from the policy")
+        }
+        fn play(&mut self, action: u16) {
+            self.0 = Some(action);
+        }
+        fn amaf_action(&self, _: u16) -> bool {
+            false
+        }
+        fn playout(&mut self, _: &mut Rng, _: &mut Amaf) -> f32 {
+            unreachable!("the value tree plays no playouts")
+        }
+    }
+
+    impl Valued for Pick {
+        fn evaluate(&self, _: bool, policy: &mut Vec<(u16, f32)>) -> Option<Evaluation> {
+            let win = match self.0 {
+                Some(a) => (a == 0) as u8 as f32,
+                None => {
+                    policy.extend([(0, 0.8), (1, 0.1), (2, 0.1)]);
+                    0.5
+                }
+            };
+            Some(Evaluation {
+                win,
+                score: 0.0,
+                score_stdev: 0.0,
+            })
+        }
+    }
+
+    #[test]
+    fn a_count_of_evaluations_is_spent_in_full_though_the_move_is_sure() {
+        let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
+        let budget = Budget::playouts(60);
+        let sims = grow_valued(
+            &mut tree,
+            &Pick(None),
+            &budget,
+            Grow::default(),
+            Instant::now(),
+        );
+        assert_eq!(sims, 60);
+        assert_eq!(tree.best_child().map(|c| c.action), Some(0));
+        // a deadline far off does not stop it early either
+        let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
+        let far = Budget {
+            deadline: Some(Instant::now() + Duration::from_secs(3600)),
+            playouts: Some(60),
+        };
+        let sims = grow_valued(
+            &mut tree,
+            &Pick(None),
+            &far,
+            Grow::default(),
+            Instant::now(),
+        );
+        assert_eq!(sims, 60);
+    }
 
     #[test]
     fn a_simulation_that_would_end_late_is_not_begun() {

@@ -125,6 +125,10 @@ pub struct PuctConfig {
     /// as Go its pass when passing may end the game). A move the network
     /// gives less is not searched at these visit counts anyway.
     pub min_prior: f32,
+    /// A timed search stops once its best move holds this share of the
+    /// root's visits and half its time is spent: time goes where the
+    /// search is unsure (above 1: never).
+    pub sure_share: f32,
     /// Most nodes the tree may hold; past it, leaves are evaluated but
     /// stay leaves.
     pub max_nodes: usize,
@@ -139,6 +143,7 @@ impl Default for PuctConfig {
             fpu_root: 0.2,
             fpu: 0.2,
             min_prior: 1e-3,
+            sure_share: 0.8,
             max_nodes: 2_000_000,
         }
     }

@@ -240,6 +240,11 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.puct.min_prior = real(v)?
     ),
     param!(
+        "puct.sure_share",
+        "value search: stop past half the time once the best move holds this share of the visits (above 1: never)",
+        |c, v| c.puct.sure_share = real(v)?
+    ),
+    param!(
         "utility.static",
         "value search: weight of the score term around 0",
         |c, v| c.score_utility.static_factor = real(v)?
@@ -254,7 +259,7 @@ pub const PARAMS: &[Param] = &[
         v.parse().ok()?),
     param!(
         "playouts",
-        "at most this many playouts (network evaluations) a move (0: what the clock allows)",
+        "playouts a move (0: what the clock allows); the value search spends them all in network evaluations, the playout search may stop once its move is sure",
         |c, v| c.playouts = Some(v.parse::<u64>().ok()?).filter(|&n| n > 0)
     ),
 ];
