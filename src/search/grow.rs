@@ -119,10 +119,11 @@ fn out_of_reach(
 
 /// Simulations on the value tree `tree` from `state`, its root, until the
 /// budget is spent, `how.stop` is raised, or (with no stop flag) the best
-/// move is out of reach or sure: holding `sure_share` of the root's
-/// visits ([`super::puct::PuctConfig`]) once half the time is spent, so the time goes where the search
-/// is unsure (KataGo spends less on obvious moves too). `how.forced` and
-/// `how.focus` as [`grow`]'s. Returns the number run.
+/// move is out of reach or sure: holding `sure_share`
+/// ([`super::puct::PuctConfig`]) of the root's visits once half the time
+/// is spent, so the time goes where the search is unsure (KataGo spends
+/// less on obvious moves too). `how.forced` and `how.focus` as
+/// [`grow`]'s. Returns the number run.
 pub fn grow_valued<G: Valued>(
     tree: &mut Puct,
     state: &G,
@@ -161,7 +162,7 @@ pub fn grow_valued<G: Valued>(
 }
 
 /// [`should_stop`] for the value tree, each simulation (one is a network
-/// evaluation, milliseconds), and [`SURE_SHARE`] past half the time.
+/// evaluation, milliseconds), and the sure share past half the time.
 fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> bool {
     let now = Instant::now();
     let (mut first, mut second, mut total) = (0u32, 0u32, 0u32);
