@@ -11,8 +11,11 @@
 //! and a won one still takes what is there.
 
 use super::arena::{self, Linked};
-use super::tree::SearchGame;
+use super::rng::Rng;
+use super::tree::{Amaf, SearchGame};
+use bias::Buckets;
 use std::ops::Range;
+pub use utility::{expected_atan, Utility};
 
 /// A network's read of a position, or a finished game's result, from
 /// side 0's view.
@@ -34,77 +37,14 @@ pub trait Valued: SearchGame {
     /// it less optimistically). `None` where the game has no network for
     /// this position: the search then runs on playouts (`tree.rs`).
     fn evaluate(&self, root: bool, policy: &mut Vec<(u16, f32)>) -> Option<Evaluation>;
-}
 
-/// What the search maximises: KataGo's utility, the win/loss difference
-/// (-1 to 1) plus, for the score, the expected value of
-/// `2/pi atan((score - center) / scale)` twice: once around 0 (static)
-/// and once around the score expected at the root (dynamic, so that the
-/// search still cares for points when the game is decided).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Utility {
-    pub static_factor: f32,
-    pub dynamic_factor: f32,
-    /// The static term's scale (KataGo: 2 times the board's side).
-    pub static_scale: f32,
-    /// The dynamic term's scale (KataGo: 0.75 times the board's side).
-    pub dynamic_scale: f32,
-    /// Side 0's score the dynamic term centres on.
-    pub center: f32,
-}
-
-impl Utility {
-    /// A utility on the win alone.
-    pub const WIN: Utility = Utility {
-        static_factor: 0.0,
-        dynamic_factor: 0.0,
-        static_scale: 1.0,
-        dynamic_scale: 1.0,
-        center: 0.0,
-    };
-
-    /// `e`'s utility for side 0.
-    pub fn of(&self, e: &Evaluation) -> f32 {
-        let mut u = 2.0 * e.win - 1.0;
-        if self.static_factor != 0.0 {
-            u += self.static_factor * expected_atan(e.score, e.score_stdev, 0.0, self.static_scale);
-        }
-        if self.dynamic_factor != 0.0 {
-            let d = expected_atan(e.score, e.score_stdev, self.center, self.dynamic_scale);
-            u += self.dynamic_factor * d;
-        }
-        u
+    /// A key of the local situation `action` makes from here (for Go,
+    /// KataGo's: the mover, this move and the one before, the 5x5 shape
+    /// around it with its strings in atari, the ko), whose nodes share
+    /// the subtree value bias ([`PuctConfig::bias`]); `None`: none.
+    fn bias_key(&self, _action: u16) -> Option<u64> {
+        None
     }
-}
-
-/// `E[2/pi atan((S - center) / scale)]` for S normal with `mean` and
-/// `stdev` (KataGo tabulates it): Simpson's rule over 5 spreads either
-/// side, in 48 steps, within 1e-4 of the integral for any spread (the
-/// atan's bend is as narrow as `scale`, too narrow for a few
-/// Gauss-Hermite nodes once the spread is wider).
-pub fn expected_atan(mean: f32, stdev: f32, center: f32, scale: f32) -> f32 {
-    let f = |s: f64| ((s - center as f64) / scale as f64).atan();
-    let (m, sd) = (mean as f64, stdev as f64);
-    if sd <= 0.0 {
-        return (f(m) * std::f64::consts::FRAC_2_PI) as f32;
-    }
-    const STEPS: i32 = 48;
-    let h = 10.0 / STEPS as f64;
-    let (mut num, mut den) = (0.0, 0.0);
-    for i in 0..=STEPS {
-        let x = -5.0 + i as f64 * h;
-        let k = if i == 0 || i == STEPS {
-            1.0
-        } else if i % 2 == 1 {
-            4.0
-        } else {
-            2.0
-        };
-        let w = k * (-0.5 * x * x).exp();
-        num += w * f(m + sd * x);
-        den += w;
-    }
-    (num / den * std::f64::consts::FRAC_2_PI) as f32
 }
 
 /// Tunable constants of the search (KataGo's GTP defaults).
@@ -115,11 +55,24 @@ pub struct PuctConfig {
     pub cpuct: f32,
     pub cpuct_log: f32,
     pub cpuct_base: f32,
+    /// Exploration scaled by the spread of the utility below the parent
+    /// (KataGo's `cpuctUtilityStdevScale`): times `1 + scale * (stdev /
+    /// prior - 1)`, the stdev estimated with `stdev_prior_weight` visits
+    /// at `stdev_prior`; a wild position explores more, a settled one
+    /// weighs fine differences (0: a constant cpuct).
+    pub stdev_scale: f32,
+    pub stdev_prior: f32,
+    pub stdev_prior_weight: f32,
     /// First-play urgency: an unvisited child counts at the parent's
     /// utility less this times the square root of the policy already
     /// visited (at the root and below).
     pub fpu_root: f32,
     pub fpu: f32,
+    /// The parent's utility in that is its mean over the subtree weighted
+    /// `w = visited policy ^ fpu_pow` and its network's own read `1 - w`
+    /// (KataGo's `fpuParentWeightByVisitedPolicyPow`): few tried moves
+    /// say little of the untried ones (0: the mean alone).
+    pub fpu_pow: f32,
     /// Children kept at an expansion: the actions whose prior is at least
     /// this share of the likeliest's (a game lifts an action it must keep,
     /// as Go its pass when passing may end the game). A move the network
@@ -129,6 +82,21 @@ pub struct PuctConfig {
     /// root's visits and half its time is spent: time goes where the
     /// search is unsure (above 1: never).
     pub sure_share: f32,
+    /// The leaf's win chance mixed with one playout's result from it,
+    /// this share to the playout (AlphaGo's lambda; 0: the value alone).
+    pub playout_mix: f32,
+    /// The move to play is the most visited unless another with at least
+    /// `lcb_share` of its visits has a better lower confidence bound, its
+    /// mean utility less `lcb` standard errors (KataGo's `lcbStdevs`,
+    /// `minVisitPropForLCB`; 0: the visits alone).
+    pub lcb: f32,
+    pub lcb_share: f32,
+    /// Subtree value bias (KataGo's `subtreeValueBiasFactor`): a node's
+    /// own read is moved by this times the mean error its bucket's nodes
+    /// showed against their subtrees, each weighing its subtree's visits
+    /// to `bias_power` (0: no correction).
+    pub bias: f32,
+    pub bias_power: f32,
     /// Most nodes the tree may hold; past it, leaves are evaluated but
     /// stay leaves.
     pub max_nodes: usize,
@@ -140,10 +108,19 @@ impl Default for PuctConfig {
             cpuct: 1.0,
             cpuct_log: 0.45,
             cpuct_base: 500.0,
-            fpu_root: 0.2,
+            stdev_scale: 0.85,
+            stdev_prior: 0.4,
+            stdev_prior_weight: 2.0,
+            fpu_root: 0.1,
             fpu: 0.2,
+            fpu_pow: 2.0,
             min_prior: 1e-3,
             sure_share: 0.8,
+            playout_mix: 0.0,
+            bias: 0.45,
+            bias_power: 0.85,
+            lcb: 5.0,
+            lcb_share: 0.15,
             max_nodes: 2_000_000,
         }
     }
@@ -163,11 +140,20 @@ pub struct Node {
     pub visits: u32,
     /// The policy's probability of `action`.
     pub prior: f32,
-    /// Sums over the evaluations: the utility, the win chance and the
-    /// score lead, for `side`.
+    /// Sums over the evaluations: the utility, its square, the win chance
+    /// and the score lead, for `side`.
     utility: f32,
+    utility_sq: f32,
     win: f32,
     score: f32,
+    /// The network's utility of this position alone, for `side`.
+    own_utility: f32,
+    /// Its subtree value bias: the bucket (index + 1, 0: none), the
+    /// correction in the sums, and its part in the bucket (error times
+    /// weight, weight).
+    bucket: u32,
+    own_bias: f32,
+    bias_part: (f32, f32),
 }
 
 impl Node {
@@ -213,6 +199,10 @@ pub struct Puct {
     policy: Vec<(u16, f32)>,
     /// The network's evaluations so far (a finished game's result is none).
     pub evaluations: u64,
+    /// For the playouts of [`PuctConfig::playout_mix`].
+    rng: Rng,
+    amaf: Option<Amaf>,
+    buckets: Buckets,
 }
 
 impl Puct {
@@ -230,6 +220,9 @@ impl Puct {
             path: Vec::with_capacity(64),
             policy: Vec::with_capacity(400),
             evaluations: 0,
+            rng: Rng::new(0x7e46e4),
+            amaf: None,
+            buckets: Buckets::default(),
         }
     }
 
@@ -263,33 +256,87 @@ impl Puct {
         self.path.push(n);
         if let Some(i) = first.and_then(|a| arena::child(&self.nodes, n, a)) {
             n = i;
-            state.play(self.nodes[n as usize].action);
-            self.path.push(n);
+            self.step(&mut state, n);
         }
         while self.nodes[n as usize].expanded && !state.is_over() {
             let Some(next) = self.select(n) else { break };
             n = next;
-            state.play(self.nodes[n as usize].action);
-            self.path.push(n);
+            self.step(&mut state, n);
         }
         self.policy.clear();
-        let e = state.evaluate(n == self.root, &mut self.policy)?;
+        let mut e = state.evaluate(n == self.root, &mut self.policy)?;
         if !state.is_over() {
             self.evaluations += 1;
+            let mix = self.config.playout_mix;
+            if mix > 0.0 {
+                let amaf = self.amaf.get_or_insert_with(|| Amaf::new(state.actions()));
+                let z = state.clone().playout(&mut self.rng, amaf);
+                amaf.clear();
+                e.win = (1.0 - mix) * e.win + mix * z;
+            }
         }
         if !self.nodes[n as usize].expanded && self.nodes.len() < self.config.max_nodes {
             self.expand(n, state.to_move());
         }
-        let u = self.utility.of(&e);
-        for &k in &self.path {
-            let node = &mut self.nodes[k as usize];
-            let mine = node.side == 0;
+        let mut u = self.utility.of(&e);
+        let leaf = &mut self.nodes[n as usize];
+        let sign = if leaf.side == 0 { 1.0 } else { -1.0 };
+        leaf.own_utility = sign * u;
+        if leaf.visits == 0 && leaf.bucket != 0 && !state.is_over() {
+            // a new read starts corrected by what its bucket has seen
+            leaf.own_bias = self.config.bias * self.buckets.mean(leaf.bucket);
+            u += sign * leaf.own_bias;
+        }
+        // the change of the bias of nodes below, for side 0, which every
+        // node above holds in its sums too
+        let mut carry = 0.0;
+        for i in (0..self.path.len()).rev() {
+            let node = &mut self.nodes[self.path[i] as usize];
+            let sign = if node.side == 0 { 1.0 } else { -1.0 };
             node.visits += 1;
-            node.utility += if mine { u } else { -u };
-            node.win += if mine { e.win } else { 1.0 - e.win };
-            node.score += if mine { e.score } else { -e.score };
+            node.utility += sign * (u + carry);
+            node.utility_sq += u * u;
+            node.win += if sign > 0.0 { e.win } else { 1.0 - e.win };
+            node.score += sign * e.score;
+            carry += sign * self.rebias(self.path[i]);
         }
         Some(e)
+    }
+
+    /// Plays the move of node `n` on `state`, the position before it, and
+    /// puts `n` on the path; a node met the first time gets its bucket.
+    fn step<G: Valued>(&mut self, state: &mut G, n: u32) {
+        let node = &self.nodes[n as usize];
+        if node.bucket == 0 && self.config.bias > 0.0 {
+            if let Some(key) = state.bias_key(node.action) {
+                self.nodes[n as usize].bucket = self.buckets.slot(key);
+            }
+        }
+        state.play(self.nodes[n as usize].action);
+        self.path.push(n);
+    }
+
+    /// Node `k`'s error against its children goes into its bucket, and
+    /// its own read takes the bucket's new mean; returns the change of its
+    /// utility sum, for its side.
+    fn rebias(&mut self, k: u32) -> f32 {
+        let (c, node) = (&self.config, &self.nodes[k as usize]);
+        if node.bucket == 0 || node.n_children == 0 || node.visits < 2 {
+            return 0.0;
+        }
+        // its own read is in its sums once; the rest is its children's
+        let below = node.visits as f32 - 1.0;
+        let children = (node.utility - node.own_utility - node.own_bias) / below;
+        let weight = below.powf(c.bias_power);
+        let part = ((children - node.own_utility) * weight, weight);
+        let mean = self.buckets.update(node.bucket, node.bias_part, part);
+        let bias = c.bias * mean;
+        let node = &mut self.nodes[k as usize];
+        let change = bias - node.own_bias;
+        node.bias_part = part;
+        node.own_bias = bias;
+        node.utility += change;
+        change
     }
 
     /// Makes the children of `n`, `side` to move there, from the policy
@@ -331,17 +378,13 @@ impl Puct {
         let total: u32 = children.iter().map(|c| c.visits).sum();
         let total = total as f32;
         let cpuct = c.cpuct + c.cpuct_log * ((total + c.cpuct_base) / c.cpuct_base).ln();
-        let scaling = cpuct * (total + 0.01).sqrt();
-        // the parent's utility for the side choosing here (its own is the
-        // other side's)
-        let parent_utility = -parent.utility();
+        let scaling = cpuct * (total + 0.01).sqrt() * self.spread_factor(parent);
         let tried: f32 = children
             .iter()
             .filter(|c| c.visits > 0 && c.prior > 0.0)
             .map(|c| c.prior)
             .sum();
-        let reduction = if n == self.root { c.fpu_root } else { c.fpu };
-        let fpu = parent_utility - reduction * tried.sqrt();
+        let fpu = self.first_play_urgency(n, tried);
         let mut best: Option<(f32, u32)> = None;
         let mut unvisited_seen = false;
         for (i, child) in children.iter().enumerate() {
@@ -364,6 +407,40 @@ impl Puct {
         best.map(|b| b.1)
     }
 
+    /// The utility an unvisited child of `n` counts at, for the side
+    /// choosing there, once children holding `tried` of the policy have
+    /// been visited.
+    fn first_play_urgency(&self, n: u32, tried: f32) -> f32 {
+        let (parent, c) = (&self.nodes[n as usize], &self.config);
+        let w = tried.powf(c.fpu_pow).min(1.0);
+        // the parent's own values are the other side's
+        let parent_utility = -(w * parent.utility() + (1.0 - w) * parent.own_utility);
+        let reduction = if n == self.root { c.fpu_root } else { c.fpu };
+        parent_utility - reduction * tried.sqrt()
+    }
+
+    /// The exploration's factor for the spread of `parent`'s utility
+    /// ([`PuctConfig::stdev_scale`]; KataGo's formula, the prior counted
+    /// as `stdev_prior_weight` visits around the mean).
+    fn spread_factor(&self, parent: &Node) -> f32 {
+        let c = &self.config;
+        if c.stdev_scale == 0.0 {
+            return 1.0;
+        }
+        let v = parent.visits as f32;
+        let stdev = if v <= 1.0 {
+            c.stdev_prior
+        } else {
+            let mean = parent.utility();
+            let sq = (parent.utility_sq / v).max(mean * mean);
+            let w = c.stdev_prior_weight;
+            let var = ((mean * mean + c.stdev_prior * c.stdev_prior) * w + sq * v) / (w + v - 1.0)
+                - mean * mean;
+            var.max(0.0).sqrt()
+        };
+        1.0 + c.stdev_scale * (stdev / c.stdev_prior - 1.0)
+    }
+
     /// The root child with the most visits (the better utility breaks a
     /// tie): the move to play.
     pub fn best_child(&self) -> Option<&Node> {
@@ -375,6 +452,65 @@ impl Puct {
                     .cmp(&b.visits)
                     .then(a.utility().total_cmp(&b.utility()))
             })
+    }
+
+    /// The root children's weights for the choice of the move to play,
+    /// in [`Self::children`]'s order: their visits, the one with the best
+    /// lower confidence bound among those with `lcb_share` of the most
+    /// visits raised to lead each child its bound beats, by as many
+    /// visits as the others would need for their bounds to catch up
+    /// (KataGo's).
+    pub fn play_weights(&self) -> Vec<f32> {
+        let children = self.children();
+        let mut weights: Vec<f32> = children.iter().map(|c| c.visits as f32).collect();
+        let most = weights.iter().fold(0f32, |m, &w| m.max(w));
+        if self.config.lcb <= 0.0 || most == 0.0 {
+            return weights;
+        }
+        let bounds: Vec<(f32, f32)> = children.iter().map(|c| self.lower_bound(c)).collect();
+        let eligible = |i: usize| {
+            children[i].prior >= 0.0
+                && weights[i] > 0.0
+                && weights[i] >= self.config.lcb_share * most
+        };
+        let Some(best) = (0..children.len())
+            .filter(|&i| eligible(i))
+            .max_by(|&a, &b| bounds[a].0.total_cmp(&bounds[b].0))
+        else {
+            return weights;
+        };
+        let mut lead = weights[best];
+        for (i, &(bound, radius)) in bounds.iter().enumerate() {
+            let excess = bounds[best].0 - bound;
+            if i != best && excess >= 0.0 {
+                // how many times wider the radius must be to fall behind,
+                // squared: the visits that would take (at most 25 times)
+                let f = (radius + excess) / (radius + 0.2 * excess);
+                lead = lead.max(f * f * weights[i]);
+            }
+        }
+        weights[best] = lead;
+        weights
+    }
+
+    /// A root child's lower confidence bound on its utility for the side
+    /// choosing it, and the radius below its mean: the variance of its
+    /// evaluations with a small prior at the widest the utility allows, so
+    /// that a few visits are not trusted.
+    fn lower_bound(&self, c: &Node) -> (f32, f32) {
+        let range = 1.0 + self.utility.static_factor + self.utility.dynamic_factor;
+        let widest = 2.0 * range * self.config.lcb;
+        if c.visits == 0 {
+            return (-widest, widest);
+        }
+        let v = c.visits as f32;
+        let mean = c.utility();
+        let sq = (c.utility_sq / v).max(mean * mean + 1e-8);
+        let prior = 1.0 / (v * v);
+        let sq = (sq * v + (sq + range * range) * prior) / (v + prior);
+        let ess = (v + prior) * (v + prior) / (v + prior * prior);
+        let radius = self.config.lcb * ((sq - mean * mean).max(0.0) / ess).sqrt();
+        (mean - radius, radius)
     }
 
     /// Most-visited line from the root.
@@ -401,10 +537,16 @@ impl Puct {
         }
     }
 
-    /// Drops the nodes earlier moves left behind.
+    /// Drops the nodes earlier moves left behind; their buckets forget
+    /// most of what they taught.
     pub fn compact(&mut self) {
+        let before = self.nodes.len();
         arena::compact(&mut self.nodes, self.root);
         self.root = 0;
+        if self.nodes.len() < before {
+            let kept = self.nodes.iter().filter(|n| n.bucket != 0);
+            self.buckets.forget(kept.map(|n| (n.bucket, n.bias_part)));
+        }
     }
 
     /// Makes the root children that `allowed` refuses never chosen (a
@@ -420,6 +562,8 @@ impl Puct {
     }
 }
 
+mod bias;
 #[cfg(test)]
 #[path = "puct/tests.rs"]
 mod tests;
+mod utility;

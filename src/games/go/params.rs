@@ -235,6 +235,36 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.puct.fpu_root = real(v)?
     ),
     param!(
+        "puct.stdev_scale",
+        "value search: exploration scaled by the utility's spread below the node, 0 to 1 (0: constant)",
+        |c, v| c.puct.stdev_scale = real(v)?.min(1.0)
+    ),
+    param!(
+        "puct.fpu_pow",
+        "value search: first-play urgency's parent value, its mean weighted by the visited policy to this power, its own read by the rest (0: the mean)",
+        |c, v| c.puct.fpu_pow = real(v)?
+    ),
+    param!(
+        "puct.playout_mix",
+        "value search: share of one playout's result in a leaf's win chance, 0 to 1 (0: the network's value alone)",
+        |c, v| c.puct.playout_mix = real(v)?.min(1.0)
+    ),
+    param!(
+        "puct.bias",
+        "value search: subtree value bias, the share of its bucket's mean error a node's own read is moved by, 0 to 1 (0: none)",
+        |c, v| c.puct.bias = real(v)?.min(1.0)
+    ),
+    param!(
+        "puct.bias_power",
+        "value search: a node's weight in its bias bucket, its subtree's visits to this power",
+        |c, v| c.puct.bias_power = real(v)?
+    ),
+    param!(
+        "puct.lcb",
+        "value search: the move played is the best lower confidence bound, its mean less this many standard errors, among moves with 15 % of the most visits (0: the most visited)",
+        |c, v| c.puct.lcb = real(v)?
+    ),
+    param!(
         "puct.min_prior",
         "value search: children kept, share of the likeliest move's prior",
         |c, v| c.puct.min_prior = real(v)?

@@ -354,4 +354,77 @@ mod tests {
         state(Board::new(19, 19), off).knowledge(&mut out);
         assert!(out.is_empty());
     }
+
+    /// The subtree value bias's bucket: the local situation of a move,
+    /// whatever the rest of the board holds.
+    #[test]
+    fn a_bias_key_sees_the_5x5_around_the_move_and_its_ataris() {
+        use crate::search::puct::Valued;
+        let key = |rows: &str, x, y| {
+            let b = Board::from_ascii(rows).unwrap();
+            let p = b.point(x, y);
+            state(b, PriorConfig::default()).bias_key(p.0).unwrap()
+        };
+        let here = key(
+            ". . . . . . .
+             . X O . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .",
+            2,
+            2,
+        );
+        // a stone three lines away is outside the 5x5
+        let far = key(
+            ". . . . . . .
+             . X O . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . X
+             . . . . . . .",
+            2,
+            2,
+        );
+        assert_eq!(here, far);
+        let near = key(
+            ". . . . . . .
+             . X O . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . X . .
+             . . . . . . .
+             . . . . . . .",
+            2,
+            2,
+        );
+        assert_ne!(here, near);
+        // the same 5x5, white's string in atari or not by a stone outside
+        let atari = key(
+            ". . . . . . .
+             . . . . . . .
+             . . . . X X .
+             . . . X O O .
+             . . . . X X .
+             . . . . . . .
+             . . . . . . .",
+            2,
+            3,
+        );
+        let free = key(
+            ". . . . . . .
+             . . . . . . .
+             . . . . X . .
+             . . . X O O .
+             . . . . X X .
+             . . . . . . .
+             . . . . . . .",
+            2,
+            3,
+        );
+        assert_ne!(atari, free);
+        assert_ne!(here, key(". . . . . . .\n. X O . . . .\n. . . . . . .\n. . . . . . .\n. . . . . . .\n. . . . . . .\n. . . . . . .", 3, 2));
+    }
 }

@@ -50,8 +50,15 @@ impl SearchGame for Race {
     fn amaf_action(&self, _: u16) -> bool {
         false
     }
+    /// Adds 1 to the end: a playout that always reads the same result.
     fn playout(&mut self, _: &mut Rng, _: &mut Amaf) -> f32 {
-        unreachable!("the value tree plays no playouts")
+        while !self.is_over() {
+            self.play(1);
+        }
+        match self.winner {
+            Some(0) => 1.0,
+            _ => 0.0,
+        }
     }
 }
 
@@ -87,10 +94,19 @@ impl Valued for Race {
             score_stdev: 5.0,
         })
     }
+
+    /// What decides the race: the room left, modulo 3, and the move.
+    fn bias_key(&self, action: u16) -> Option<u64> {
+        Some(((self.goal - self.count) % 3) as u64 * 4 + action as u64)
+    }
 }
 
 fn search(game: &Race, sims: usize) -> Puct {
-    let mut tree = Puct::new(game.to_move, PuctConfig::default(), Utility::WIN);
+    search_with(game, sims, PuctConfig::default())
+}
+
+fn search_with(game: &Race, sims: usize, config: PuctConfig) -> Puct {
+    let mut tree = Puct::new(game.to_move, config, Utility::WIN);
     for _ in 0..sims {
         tree.simulate(game, None).unwrap();
     }
@@ -177,6 +193,212 @@ fn a_forbidden_root_move_is_never_chosen() {
     assert_eq!(best.action, 2);
     let one = tree.children().iter().find(|c| c.action == 1).unwrap();
     assert!(one.visits <= 5, "{one:?}");
+}
+
+/// A tree of one node, `visits` evaluations of mean utility `mean`
+/// (for the node's side), `spread` their standard deviation, the network's
+/// own read `own`.
+fn lone(visits: u32, mean: f32, spread: f32, own: f32) -> Puct {
+    let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
+    let v = visits as f32;
+    let root = &mut tree.nodes[0];
+    root.visits = visits;
+    root.utility = mean * v;
+    root.utility_sq = (spread * spread + mean * mean) * v;
+    root.own_utility = own;
+    tree
+}
+
+#[test]
+fn exploration_grows_with_the_spread_of_the_utility() {
+    // KataGo's formula, worked by hand: 10 visits, mean 0.2, mean square
+    // 0.3, the prior 0.4 over 2 visits: variance (0.2 * 2 + 3) / 11 - 0.04
+    let spread = (0.3f32 - 0.04).sqrt();
+    let tree = lone(10, 0.2, spread, 0.0);
+    let stdev = ((0.4f32 + 3.0) / 11.0 - 0.04).sqrt();
+    let want = 1.0 + 0.85 * (stdev / 0.4 - 1.0);
+    assert!((tree.spread_factor(tree.root()) - want).abs() < 1e-4);
+    // settled values explore less than the prior's, wild ones more
+    let calm = lone(200, 0.5, 0.02, 0.0);
+    let wild = lone(200, 0.0, 0.9, 0.0);
+    assert!(calm.spread_factor(calm.root()) < 0.3);
+    assert!(wild.spread_factor(wild.root()) > 1.8);
+    // one visit says nothing of a spread; a scale of 0 switches it off
+    let one = lone(1, 0.9, 0.0, 0.9);
+    assert_eq!(one.spread_factor(one.root()), 1.0);
+    let mut off = lone(200, 0.0, 0.9, 0.0);
+    off.config.stdev_scale = 0.0;
+    assert_eq!(off.spread_factor(off.root()), 1.0);
+}
+
+#[test]
+fn first_play_urgency_trusts_the_mean_as_the_policy_gets_tried() {
+    // the subtree's mean says 0.6 for the node's side, its own read -0.2:
+    // the side choosing there sees -0.6 and 0.2
+    let tree = lone(30, 0.6, 0.1, -0.2);
+    let reduction = |tried: f32| 0.1 * tried.sqrt(); // fpu_root
+    let few = tree.first_play_urgency(0, 0.1);
+    let want = -(0.01 * 0.6 + 0.99 * -0.2) - reduction(0.1);
+    assert!((few - want).abs() < 1e-5, "{few} {want}");
+    let most = tree.first_play_urgency(0, 0.9);
+    let want = -(0.81 * 0.6 + 0.19 * -0.2) - reduction(0.9);
+    assert!((most - want).abs() < 1e-5, "{most} {want}");
+    let mut mean_only = lone(30, 0.6, 0.1, -0.2);
+    mean_only.config.fpu_pow = 0.0;
+    let plain = mean_only.first_play_urgency(0, 0.1);
+    assert!((plain - (-0.6 - reduction(0.1))).abs() < 1e-5);
+}
+
+#[test]
+fn a_leaf_keeps_the_networks_own_read() {
+    // from 4 the side to move (0) wins: its children are lost for 1
+    let tree = search(&race(4, true, 0.5), 20);
+    assert_eq!(tree.root().own_utility, -1.0, "the root is side 1's");
+    for child in tree.children().iter().filter(|c| c.visits > 0) {
+        let wins = child.action == 1; // 4 - 1 = 3 left: the mover wins
+        assert_eq!(child.own_utility, if wins { 1.0 } else { -1.0 });
+    }
+}
+
+#[test]
+fn a_playout_mix_averages_the_leafs_value_with_a_playout() {
+    // 5 to go, side 0 to move: adding 1 five times ends on side 0's move,
+    // so the playout reads a win for side 0; the network reads a coin flip
+    let game = race(5, false, 0.5);
+    let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
+    tree.config.playout_mix = 0.4;
+    tree.simulate(&game, None).unwrap();
+    let side0 = 1.0 - tree.root().winrate(); // the root holds side 1's view
+    assert!((side0 - (0.6 * 0.5 + 0.4 * 1.0)).abs() < 1e-6, "{side0}");
+    // the value alone by default
+    let plain = search(&game, 1);
+    assert_eq!(plain.root().winrate(), 0.5);
+}
+
+/// Whether every expanded node's utility sum is its own read, corrected,
+/// plus its children's (theirs are the other side's): the bias moves each
+/// read on the path and all above it by the same amount.
+fn sums_add_up(tree: &Puct) {
+    for n in &tree.nodes {
+        if !n.expanded || n.n_children == 0 || n.visits == 0 {
+            continue;
+        }
+        let children: f32 = n.children().map(|c| tree.nodes[c as usize].utility).sum();
+        let own = n.utility + children;
+        let want = n.own_utility + n.own_bias;
+        assert!((own - want).abs() < 1e-3, "{n:?}: {own} against {want}");
+    }
+}
+
+#[test]
+fn the_bias_corrects_a_misread_the_search_keeps_meeting() {
+    // the network reads every race as a coin flip; the finished games
+    // below tell the truth, which the buckets (room modulo 3) learn
+    let game = race(12, false, 0.5);
+    let tree = search(&game, 400);
+    sums_add_up(&tree);
+    // a move that leaves a multiple of 3 wins for its mover: the network
+    // misread it low, and the correction lifts it; the others, down
+    let (mut right, mut wrong) = (0, 0);
+    let mut stack = vec![(tree.root, game.clone())];
+    while let Some((n, state)) = stack.pop() {
+        for c in tree.nodes[n as usize].children() {
+            let node = &tree.nodes[c as usize];
+            let mut next = state.clone();
+            next.play(node.action);
+            if node.own_bias.abs() > 0.02 && !next.is_over() {
+                let wins = (next.goal - next.count).is_multiple_of(3);
+                match (node.own_bias > 0.0) == wins {
+                    true => right += 1,
+                    false => wrong += 1,
+                }
+            }
+            stack.push((c, next));
+        }
+    }
+    assert!(
+        right > 10 && wrong * 10 < right,
+        "{right} right, {wrong} wrong"
+    );
+    let off = search_with(
+        &game,
+        400,
+        PuctConfig {
+            bias: 0.0,
+            ..PuctConfig::default()
+        },
+    );
+    assert!(off.nodes.iter().all(|n| n.bucket == 0 && n.own_bias == 0.0));
+    sums_add_up(&off);
+}
+
+#[test]
+fn a_bucket_forgets_most_of_the_dropped_nodes() {
+    let mut b = bias::Buckets::default();
+    let (x, y) = (b.slot(7), b.slot(9));
+    assert_eq!((x, y, b.slot(7)), (1, 2, 1), "one bucket a key");
+    assert_eq!(b.mean(x), 0.0);
+    assert!((b.update(x, (0.0, 0.0), (0.6, 2.0)) - 0.3).abs() < 1e-6);
+    assert!((b.update(x, (0.0, 0.0), (-0.2, 2.0)) - 0.1).abs() < 1e-6);
+    // the second part changes: it is replaced, not added
+    assert!((b.update(x, (-0.2, 2.0), (0.2, 2.0)) - 0.2).abs() < 1e-6);
+    b.update(y, (0.0, 0.0), (1.0, 1.0));
+    // only the first part of x stays in the tree: the other keeps 1/5
+    b.forget([(x, (0.6, 2.0))].into_iter());
+    let want = (0.6 + 0.2 * 0.2) / (2.0 + 0.2 * 2.0);
+    assert!((b.mean(x) - want).abs() < 1e-6, "{}", b.mean(x));
+    assert!((b.mean(y) - 1.0).abs() < 1e-6, "a fifth of everything");
+}
+
+/// A root with children of (visits, mean utility, spread) for the side
+/// choosing among them.
+fn root_with(children: &[(u32, f32, f32)]) -> Puct {
+    let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
+    let first = tree.nodes.len() as u32;
+    for (i, &(visits, mean, spread)) in children.iter().enumerate() {
+        let v = visits as f32;
+        tree.nodes.push(Node {
+            action: i as u16,
+            side: 0,
+            visits,
+            prior: 0.1,
+            utility: mean * v,
+            utility_sq: (spread * spread + mean * mean) * v,
+            ..Node::default()
+        });
+    }
+    let root = &mut tree.nodes[0];
+    root.first_child = first;
+    root.n_children = children.len() as u16;
+    root.expanded = true;
+    tree
+}
+
+/// The move the weights choose.
+fn chosen(tree: &Puct) -> usize {
+    let w = tree.play_weights();
+    (0..w.len()).max_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap()
+}
+
+#[test]
+fn the_move_played_has_the_best_lower_bound_among_the_well_visited() {
+    // the most visited wavers around 0.1; the other, at 40 % of its
+    // visits, holds 0.3 steadily: its bound is the better
+    let tree = root_with(&[(100, 0.1, 0.5), (40, 0.3, 0.05)]);
+    assert_eq!(chosen(&tree), 1, "{:?}", tree.play_weights());
+    let mut plain = root_with(&[(100, 0.1, 0.5), (40, 0.3, 0.05)]);
+    plain.config.lcb = 0.0;
+    assert_eq!(plain.play_weights(), vec![100.0, 40.0]);
+    // under 15 % of the most visits, however good, it is not trusted
+    let few = root_with(&[(100, 0.1, 0.5), (14, 0.6, 0.01)]);
+    assert_eq!(chosen(&few), 0);
+    // a better mean that wavers as much is no better bound at fewer visits
+    let noisy = root_with(&[(100, 0.1, 0.3), (30, 0.15, 0.6)]);
+    assert_eq!(chosen(&noisy), 0);
+    // a forbidden child never leads
+    let mut forbidden = root_with(&[(100, 0.1, 0.5), (40, 0.3, 0.05)]);
+    forbidden.forbid_at_root(|a| a != 1);
+    assert_eq!(chosen(&forbidden), 0);
 }
 
 #[test]

@@ -154,14 +154,16 @@ impl Searcher {
     }
 }
 
-/// The value tree's root children as the passing rules see them.
+/// The value tree's root children as the passing rules see them, each
+/// with its weight for the choice ([`Puct::play_weights`]) as its visits.
 fn candidates(tree: &Puct) -> Vec<Candidate> {
     tree.children()
         .iter()
-        .filter(|c| c.prior >= 0.0)
-        .map(|c| Candidate {
+        .zip(tree.play_weights())
+        .filter(|(c, _)| c.prior >= 0.0)
+        .map(|(c, w)| Candidate {
             action: c.action,
-            visits: c.visits,
+            visits: w.ceil() as u32,
             value: c.winrate(),
         })
         .collect()
