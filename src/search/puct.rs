@@ -11,8 +11,7 @@
 //! and a won one still takes what is there.
 
 use super::arena::{self, Linked};
-use super::rng::Rng;
-use super::tree::{Amaf, SearchGame};
+use super::tree::SearchGame;
 use bias::Buckets;
 use std::ops::Range;
 pub use utility::{expected_atan, Utility};
@@ -82,9 +81,6 @@ pub struct PuctConfig {
     /// root's visits and half its time is spent: time goes where the
     /// search is unsure (above 1: never).
     pub sure_share: f32,
-    /// The leaf's win chance mixed with one playout's result from it,
-    /// this share to the playout (AlphaGo's lambda; 0: the value alone).
-    pub playout_mix: f32,
     /// The move to play is the most visited unless another with at least
     /// `lcb_share` of its visits has a better lower confidence bound, its
     /// mean utility less `lcb` standard errors (KataGo's `lcbStdevs`,
@@ -116,7 +112,6 @@ impl Default for PuctConfig {
             fpu_pow: 2.0,
             min_prior: 1e-3,
             sure_share: 0.8,
-            playout_mix: 0.0,
             bias: 0.45,
             bias_power: 0.85,
             lcb: 5.0,
@@ -199,9 +194,6 @@ pub struct Puct {
     policy: Vec<(u16, f32)>,
     /// The network's evaluations so far (a finished game's result is none).
     pub evaluations: u64,
-    /// For the playouts of [`PuctConfig::playout_mix`].
-    rng: Rng,
-    amaf: Option<Amaf>,
     buckets: Buckets,
 }
 
@@ -220,8 +212,6 @@ impl Puct {
             path: Vec::with_capacity(64),
             policy: Vec::with_capacity(400),
             evaluations: 0,
-            rng: Rng::new(0x7e46e4),
-            amaf: None,
             buckets: Buckets::default(),
         }
     }
@@ -264,16 +254,9 @@ impl Puct {
             self.step(&mut state, n);
         }
         self.policy.clear();
-        let mut e = state.evaluate(n == self.root, &mut self.policy)?;
+        let e = state.evaluate(n == self.root, &mut self.policy)?;
         if !state.is_over() {
             self.evaluations += 1;
-            let mix = self.config.playout_mix;
-            if mix > 0.0 {
-                let amaf = self.amaf.get_or_insert_with(|| Amaf::new(state.actions()));
-                let z = state.clone().playout(&mut self.rng, amaf);
-                amaf.clear();
-                e.win = (1.0 - mix) * e.win + mix * z;
-            }
         }
         if !self.nodes[n as usize].expanded && self.nodes.len() < self.config.max_nodes {
             self.expand(n, state.to_move());

@@ -64,7 +64,7 @@ impl Amaf {
         HIT[side as usize & 1][self.first[action as usize] as usize & 3]
     }
 
-    pub(super) fn clear(&mut self) {
+    fn clear(&mut self) {
         for &a in &self.touched {
             self.first[a as usize] = 0;
         }

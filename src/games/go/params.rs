@@ -245,11 +245,6 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.puct.fpu_pow = real(v)?
     ),
     param!(
-        "puct.playout_mix",
-        "value search: share of one playout's result in a leaf's win chance, 0 to 1 (0: the network's value alone)",
-        |c, v| c.puct.playout_mix = real(v)?.min(1.0)
-    ),
-    param!(
         "puct.bias",
         "value search: subtree value bias, the share of its bucket's mean error a node's own read is moved by, 0 to 1 (0: none)",
         |c, v| c.puct.bias = real(v)?.min(1.0)

@@ -50,15 +50,8 @@ impl SearchGame for Race {
     fn amaf_action(&self, _: u16) -> bool {
         false
     }
-    /// Adds 1 to the end: a playout that always reads the same result.
     fn playout(&mut self, _: &mut Rng, _: &mut Amaf) -> f32 {
-        while !self.is_over() {
-            self.play(1);
-        }
-        match self.winner {
-            Some(0) => 1.0,
-            _ => 0.0,
-        }
+        unreachable!("the value tree plays no playouts")
     }
 }
 
@@ -258,21 +251,6 @@ fn a_leaf_keeps_the_networks_own_read() {
         let wins = child.action == 1; // 4 - 1 = 3 left: the mover wins
         assert_eq!(child.own_utility, if wins { 1.0 } else { -1.0 });
     }
-}
-
-#[test]
-fn a_playout_mix_averages_the_leafs_value_with_a_playout() {
-    // 5 to go, side 0 to move: adding 1 five times ends on side 0's move,
-    // so the playout reads a win for side 0; the network reads a coin flip
-    let game = race(5, false, 0.5);
-    let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
-    tree.config.playout_mix = 0.4;
-    tree.simulate(&game, None).unwrap();
-    let side0 = 1.0 - tree.root().winrate(); // the root holds side 1's view
-    assert!((side0 - (0.6 * 0.5 + 0.4 * 1.0)).abs() < 1e-6, "{side0}");
-    // the value alone by default
-    let plain = search(&game, 1);
-    assert_eq!(plain.root().winrate(), 0.5);
 }
 
 /// Whether every expanded node's utility sum is its own read, corrected,
