@@ -14,19 +14,7 @@ use super::arena::{self, Linked};
 use super::tree::SearchGame;
 use bias::Buckets;
 use std::ops::Range;
-pub use utility::{expected_atan, Utility};
-
-/// A network's read of a position, or a finished game's result, from
-/// side 0's view.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Evaluation {
-    /// The chance of winning, 0 to 1 (a draw half).
-    pub win: f32,
-    /// The expected score lead (0 where the game has no score), and the
-    /// spread of the final score around it.
-    pub score: f32,
-    pub score_stdev: f32,
-}
+pub use utility::{expected_atan, Evaluation, Utility};
 
 /// A game whose positions a value network reads.
 pub trait Valued: SearchGame {

@@ -1,7 +1,17 @@
 //! The value search's utility: KataGo's win/loss difference plus its
 //! score terms.
 
-use super::Evaluation;
+/// A network's read of a position, or a finished game's result, from
+/// side 0's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The chance of winning, 0 to 1 (a draw half).
+    pub win: f32,
+    /// The expected score lead (0 where the game has no score), and the
+    /// spread of the final score around it.
+    pub score: f32,
+    pub score_stdev: f32,
+}
 
 /// What the search maximises: KataGo's utility, the win/loss difference
 /// (-1 to 1) plus, for the score, the expected value of
