@@ -12,7 +12,6 @@
 
 use super::arena::{self, Linked};
 use super::tree::SearchGame;
-use bias::Buckets;
 use std::ops::Range;
 pub use utility::{expected_atan, Evaluation, Utility};
 
@@ -24,14 +23,6 @@ pub trait Valued: SearchGame {
     /// it less optimistically). `None` where the game has no network for
     /// this position: the search then runs on playouts (`tree.rs`).
     fn evaluate(&self, root: bool, policy: &mut Vec<(u16, f32)>) -> Option<Evaluation>;
-
-    /// A key of the local situation `action` makes from here (for Go,
-    /// KataGo's: the mover, this move and the one before, the 5x5 shape
-    /// around it with its strings in atari, the ko), whose nodes share
-    /// the subtree value bias ([`PuctConfig::bias`]); `None`: none.
-    fn bias_key(&self, _action: u16) -> Option<u64> {
-        None
-    }
 }
 
 /// Tunable constants of the search (KataGo's GTP defaults).
@@ -75,12 +66,6 @@ pub struct PuctConfig {
     /// `minVisitPropForLCB`; 0: the visits alone).
     pub lcb: f32,
     pub lcb_share: f32,
-    /// Subtree value bias (KataGo's `subtreeValueBiasFactor`): a node's
-    /// own read is moved by this times the mean error its bucket's nodes
-    /// showed against their subtrees, each weighing its subtree's visits
-    /// to `bias_power` (0: no correction).
-    pub bias: f32,
-    pub bias_power: f32,
     /// Most nodes the tree may hold; past it, leaves are evaluated but
     /// stay leaves.
     pub max_nodes: usize,
@@ -100,8 +85,6 @@ impl Default for PuctConfig {
             fpu_pow: 2.0,
             min_prior: 1e-3,
             sure_share: 0.8,
-            bias: 0.45,
-            bias_power: 0.85,
             lcb: 5.0,
             lcb_share: 0.15,
             max_nodes: 2_000_000,
@@ -131,12 +114,6 @@ pub struct Node {
     score: f32,
     /// The network's utility of this position alone, for `side`.
     own_utility: f32,
-    /// Its subtree value bias: the bucket (index + 1, 0: none), the
-    /// correction in the sums, and its part in the bucket (error times
-    /// weight, weight).
-    bucket: u32,
-    own_bias: f32,
-    bias_part: (f32, f32),
 }
 
 impl Node {
@@ -182,7 +159,6 @@ pub struct Puct {
     policy: Vec<(u16, f32)>,
     /// The network's evaluations so far (a finished game's result is none).
     pub evaluations: u64,
-    buckets: Buckets,
 }
 
 impl Puct {
@@ -200,7 +176,6 @@ impl Puct {
             path: Vec::with_capacity(64),
             policy: Vec::with_capacity(400),
             evaluations: 0,
-            buckets: Buckets::default(),
         }
     }
 
@@ -234,12 +209,14 @@ impl Puct {
         self.path.push(n);
         if let Some(i) = first.and_then(|a| arena::child(&self.nodes, n, a)) {
             n = i;
-            self.step(&mut state, n);
+            state.play(self.nodes[n as usize].action);
+            self.path.push(n);
         }
         while self.nodes[n as usize].expanded && !state.is_over() {
             let Some(next) = self.select(n) else { break };
             n = next;
-            self.step(&mut state, n);
+            state.play(self.nodes[n as usize].action);
+            self.path.push(n);
         }
         self.policy.clear();
         let e = state.evaluate(n == self.root, &mut self.policy)?;
@@ -249,65 +226,19 @@ impl Puct {
         if !self.nodes[n as usize].expanded && self.nodes.len() < self.config.max_nodes {
             self.expand(n, state.to_move());
         }
-        let mut u = self.utility.of(&e);
+        let u = self.utility.of(&e);
         let leaf = &mut self.nodes[n as usize];
-        let sign = if leaf.side == 0 { 1.0 } else { -1.0 };
-        leaf.own_utility = sign * u;
-        if leaf.visits == 0 && leaf.bucket != 0 && !state.is_over() {
-            // a new read starts corrected by what its bucket has seen
-            leaf.own_bias = self.config.bias * self.buckets.mean(leaf.bucket);
-            u += sign * leaf.own_bias;
-        }
-        // the change of the bias of nodes below, for side 0, which every
-        // node above holds in its sums too
-        let mut carry = 0.0;
-        for i in (0..self.path.len()).rev() {
-            let node = &mut self.nodes[self.path[i] as usize];
-            let sign = if node.side == 0 { 1.0 } else { -1.0 };
+        leaf.own_utility = if leaf.side == 0 { u } else { -u };
+        for &k in &self.path {
+            let node = &mut self.nodes[k as usize];
+            let mine = node.side == 0;
             node.visits += 1;
-            node.utility += sign * (u + carry);
+            node.utility += if mine { u } else { -u };
             node.utility_sq += u * u;
-            node.win += if sign > 0.0 { e.win } else { 1.0 - e.win };
-            node.score += sign * e.score;
-            carry += sign * self.rebias(self.path[i]);
+            node.win += if mine { e.win } else { 1.0 - e.win };
+            node.score += if mine { e.score } else { -e.score };
         }
         Some(e)
-    }
-
-    /// Plays the move of node `n` on `state`, the position before it, and
-    /// puts `n` on the path; a node met the first time gets its bucket.
-    fn step<G: Valued>(&mut self, state: &mut G, n: u32) {
-        let node = &self.nodes[n as usize];
-        if node.bucket == 0 && self.config.bias > 0.0 {
-            if let Some(key) = state.bias_key(node.action) {
-                self.nodes[n as usize].bucket = self.buckets.slot(key);
-            }
-        }
-        state.play(self.nodes[n as usize].action);
-        self.path.push(n);
-    }
-
-    /// Node `k`'s error against its children goes into its bucket, and
-    /// its own read takes the bucket's new mean; returns the change of its
-    /// utility sum, for its side.
-    fn rebias(&mut self, k: u32) -> f32 {
-        let (c, node) = (&self.config, &self.nodes[k as usize]);
-        if node.bucket == 0 || node.n_children == 0 || node.visits < 2 {
-            return 0.0;
-        }
-        // its own read is in its sums once; the rest is its children's
-        let below = node.visits as f32 - 1.0;
-        let children = (node.utility - node.own_utility - node.own_bias) / below;
-        let weight = below.powf(c.bias_power);
-        let part = ((children - node.own_utility) * weight, weight);
-        let mean = self.buckets.update(node.bucket, node.bias_part, part);
-        let bias = c.bias * mean;
-        let node = &mut self.nodes[k as usize];
-        let change = bias - node.own_bias;
-        node.bias_part = part;
-        node.own_bias = bias;
-        node.utility += change;
-        change
     }
 
     /// Makes the children of `n`, `side` to move there, from the policy
@@ -508,16 +439,10 @@ impl Puct {
         }
     }
 
-    /// Drops the nodes earlier moves left behind; their buckets forget
-    /// most of what they taught.
+    /// Drops the nodes earlier moves left behind.
     pub fn compact(&mut self) {
-        let before = self.nodes.len();
         arena::compact(&mut self.nodes, self.root);
         self.root = 0;
-        if self.nodes.len() < before {
-            let kept = self.nodes.iter().filter(|n| n.bucket != 0);
-            self.buckets.forget(kept.map(|n| (n.bucket, n.bias_part)));
-        }
     }
 
     /// Makes the root children that `allowed` refuses never chosen (a
@@ -533,7 +458,6 @@ impl Puct {
     }
 }
 
-mod bias;
 #[cfg(test)]
 #[path = "puct/tests.rs"]
 mod tests;

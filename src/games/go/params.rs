@@ -245,16 +245,6 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.puct.fpu_pow = real(v)?
     ),
     param!(
-        "puct.bias",
-        "value search: subtree value bias, the share of its bucket's mean error a node's own read is moved by, 0 to 1 (0: none)",
-        |c, v| c.puct.bias = real(v)?.min(1.0)
-    ),
-    param!(
-        "puct.bias_power",
-        "value search: a node's weight in its bias bucket, its subtree's visits to this power",
-        |c, v| c.puct.bias_power = real(v)?
-    ),
-    param!(
         "puct.lcb",
         "value search: the move played is the best lower confidence bound, its mean less this many standard errors, among moves with 15 % of the most visits (0: the most visited)",
         |c, v| c.puct.lcb = real(v)?

@@ -3,8 +3,8 @@
 //! the rules allow, from the past [`super::history`] keeps.
 
 use super::nn;
-use super::state::{to_action, to_move, GoState, PASS};
-use crate::go::{Cell, Color, Move};
+use super::state::{to_action, GoState, PASS};
+use crate::go::{Color, Move};
 use crate::search::puct::{Evaluation, Valued};
 use crate::search::tree::SearchGame;
 
@@ -68,45 +68,5 @@ impl Valued for GoState {
             score: e.lead(Color::Black),
             score_stdev: stdev,
         })
-    }
-
-    /// KataGo's bucket of the subtree value bias: the mover, the move and
-    /// the one before, the 5x5 around the move before it is played (each
-    /// point empty, off the board, or a stone, marked when in atari), the
-    /// ko ban.
-    fn bias_key(&self, action: u16) -> Option<u64> {
-        let b = &self.board;
-        let mut h = Mix(b.to_move().index() as u64);
-        h.add(action as u64);
-        h.add(to_action(b.last_moves()[0]) as u64);
-        if let Move::Play(p) = to_move(action) {
-            let (x, y) = b.xy(p);
-            for dy in -2..=2 {
-                for dx in -2..=2 {
-                    h.add(match b.try_point(x as i64 + dx, y as i64 + dy) {
-                        None => Cell::Off as u64,
-                        Some(q) => match b.at(q) {
-                            Cell::Empty => Cell::Empty as u64,
-                            c => c as u64 + 4 * (b.liberty_count(q) == 1) as u64,
-                        },
-                    });
-                }
-            }
-        }
-        h.add(b.ko_point().map_or(u64::MAX, |k| k.0 as u64));
-        Some(h.0)
-    }
-}
-
-/// A running hash of small numbers (multiply and shift: no bucket key
-/// needs more).
-struct Mix(u64);
-
-impl Mix {
-    fn add(&mut self, v: u64) {
-        self.0 = (self.0 ^ v)
-            .wrapping_add(1)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 ^= self.0 >> 29;
     }
 }

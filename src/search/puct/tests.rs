@@ -87,11 +87,6 @@ impl Valued for Race {
             score_stdev: 5.0,
         })
     }
-
-    /// What decides the race: the room left, modulo 3, and the move.
-    fn bias_key(&self, action: u16) -> Option<u64> {
-        Some(((self.goal - self.count) % 3) as u64 * 4 + action as u64)
-    }
 }
 
 fn search(game: &Race, sims: usize) -> Puct {
@@ -148,6 +143,8 @@ fn visits_and_sums_add_up_along_the_tree() {
     );
     // the root's win chance is its opponent's: 10 is a win for side 0
     assert!(root.winrate() < 0.2, "{root:?}");
+    sums_add_up(&tree);
+    sums_add_up(&search(&race(12, false, 0.5), 400));
 }
 
 #[test]
@@ -253,9 +250,8 @@ fn a_leaf_keeps_the_networks_own_read() {
     }
 }
 
-/// Whether every expanded node's utility sum is its own read, corrected,
-/// plus its children's (theirs are the other side's): the bias moves each
-/// read on the path and all above it by the same amount.
+/// Whether every expanded node's utility sum is its own read plus its
+/// children's (theirs are the other side's).
 fn sums_add_up(tree: &Puct) {
     for n in &tree.nodes {
         if !n.expanded || n.n_children == 0 || n.visits == 0 {
@@ -263,69 +259,9 @@ fn sums_add_up(tree: &Puct) {
         }
         let children: f32 = n.children().map(|c| tree.nodes[c as usize].utility).sum();
         let own = n.utility + children;
-        let want = n.own_utility + n.own_bias;
+        let want = n.own_utility;
         assert!((own - want).abs() < 1e-3, "{n:?}: {own} against {want}");
     }
-}
-
-#[test]
-fn the_bias_corrects_a_misread_the_search_keeps_meeting() {
-    // the network reads every race as a coin flip; the finished games
-    // below tell the truth, which the buckets (room modulo 3) learn
-    let game = race(12, false, 0.5);
-    let tree = search(&game, 400);
-    sums_add_up(&tree);
-    // a move that leaves a multiple of 3 wins for its mover: the network
-    // misread it low, and the correction lifts it; the others, down
-    let (mut right, mut wrong) = (0, 0);
-    let mut stack = vec![(tree.root, game.clone())];
-    while let Some((n, state)) = stack.pop() {
-        for c in tree.nodes[n as usize].children() {
-            let node = &tree.nodes[c as usize];
-            let mut next = state.clone();
-            next.play(node.action);
-            if node.own_bias.abs() > 0.02 && !next.is_over() {
-                let wins = (next.goal - next.count).is_multiple_of(3);
-                match (node.own_bias > 0.0) == wins {
-                    true => right += 1,
-                    false => wrong += 1,
-                }
-            }
-            stack.push((c, next));
-        }
-    }
-    assert!(
-        right > 10 && wrong * 10 < right,
-        "{right} right, {wrong} wrong"
-    );
-    let off = search_with(
-        &game,
-        400,
-        PuctConfig {
-            bias: 0.0,
-            ..PuctConfig::default()
-        },
-    );
-    assert!(off.nodes.iter().all(|n| n.bucket == 0 && n.own_bias == 0.0));
-    sums_add_up(&off);
-}
-
-#[test]
-fn a_bucket_forgets_most_of_the_dropped_nodes() {
-    let mut b = bias::Buckets::default();
-    let (x, y) = (b.slot(7), b.slot(9));
-    assert_eq!((x, y, b.slot(7)), (1, 2, 1), "one bucket a key");
-    assert_eq!(b.mean(x), 0.0);
-    assert!((b.update(x, (0.0, 0.0), (0.6, 2.0)) - 0.3).abs() < 1e-6);
-    assert!((b.update(x, (0.0, 0.0), (-0.2, 2.0)) - 0.1).abs() < 1e-6);
-    // the second part changes: it is replaced, not added
-    assert!((b.update(x, (-0.2, 2.0), (0.2, 2.0)) - 0.2).abs() < 1e-6);
-    b.update(y, (0.0, 0.0), (1.0, 1.0));
-    // only the first part of x stays in the tree: the other keeps 1/5
-    b.forget([(x, (0.6, 2.0))].into_iter());
-    let want = (0.6 + 0.2 * 0.2) / (2.0 + 0.2 * 2.0);
-    assert!((b.mean(x) - want).abs() < 1e-6, "{}", b.mean(x));
-    assert!((b.mean(y) - 1.0).abs() < 1e-6, "a fifth of everything");
 }
 
 /// A root with children of (visits, mean utility, spread) for the side
