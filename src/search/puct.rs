@@ -13,6 +13,7 @@
 use super::arena::{self, Linked};
 use super::tree::SearchGame;
 use std::ops::Range;
+mod utility;
 pub use utility::{expected_atan, Evaluation, Utility};
 
 /// A game whose positions a value network reads.
@@ -461,4 +462,3 @@ impl Puct {
 #[cfg(test)]
 #[path = "puct/tests.rs"]
 mod tests;
-mod utility;

@@ -90,11 +90,7 @@ impl Valued for Race {
 }
 
 fn search(game: &Race, sims: usize) -> Puct {
-    search_with(game, sims, PuctConfig::default())
-}
-
-fn search_with(game: &Race, sims: usize, config: PuctConfig) -> Puct {
-    let mut tree = Puct::new(game.to_move, config, Utility::WIN);
+    let mut tree = Puct::new(game.to_move, PuctConfig::default(), Utility::WIN);
     for _ in 0..sims {
         tree.simulate(game, None).unwrap();
     }
