@@ -190,6 +190,9 @@ fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> b
         }
         None => None,
     };
+    if !tree.config.reach_stop {
+        return false;
+    }
     // a count is spent in full, as KataGo's maxPlayouts: the evaluations
     // past the move's choice deepen the tree the next move reuses
     out_of_reach(first - second, done, to_go, None, VALUED_SAMPLE)
@@ -290,6 +293,34 @@ mod tests {
             Instant::now(),
         );
         assert_eq!(sims, 60);
+    }
+
+    #[test]
+    fn a_timed_search_stops_when_the_lead_is_out_of_reach_unless_told_not_to() {
+        let config = PuctConfig {
+            sure_share: 2.0,
+            ..PuctConfig::default()
+        };
+        let mut tree = Puct::new(0, config, Utility::WIN);
+        let sims = 100;
+        grow_valued(
+            &mut tree,
+            &Pick(None),
+            &Budget::playouts(sims),
+            Grow::default(),
+            Instant::now(),
+        );
+        // 100 simulations took 100 minutes: the minute left allows one more,
+        // and the best move leads by far more than one
+        let now = Instant::now();
+        let budget = Budget {
+            deadline: Some(now + Duration::from_secs(60)),
+            playouts: None,
+        };
+        let t0 = now - Duration::from_secs(6000);
+        assert!(valued_should_stop(&tree, &budget, sims, t0));
+        tree.config.reach_stop = false;
+        assert!(!valued_should_stop(&tree, &budget, sims, t0));
     }
 
     #[test]

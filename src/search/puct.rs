@@ -61,6 +61,9 @@ pub struct PuctConfig {
     /// root's visits and half its time is spent: time goes where the
     /// search is unsure (above 1: never).
     pub sure_share: f32,
+    /// A timed search stops once the runner-up cannot catch the best move
+    /// in the evaluations the time left allows at the rate so far.
+    pub reach_stop: bool,
     /// The move to play is the most visited unless another with at least
     /// `lcb_share` of its visits has a better lower confidence bound, its
     /// mean utility less `lcb` standard errors (KataGo's `lcbStdevs`,
@@ -86,6 +89,7 @@ impl Default for PuctConfig {
             fpu_pow: 2.0,
             min_prior: 1e-3,
             sure_share: 0.8,
+            reach_stop: true,
             lcb: 5.0,
             lcb_share: 0.15,
             max_nodes: 2_000_000,
