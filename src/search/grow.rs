@@ -119,11 +119,8 @@ fn out_of_reach(
 
 /// Simulations on the value tree `tree` from `state`, its root, until the
 /// budget is spent, `how.stop` is raised, or (with no stop flag) the best
-/// move is out of reach or sure: holding `sure_share`
-/// ([`super::puct::PuctConfig`]) of the root's visits once half the time
-/// is spent, so the time goes where the search is unsure (KataGo spends
-/// less on obvious moves too). `how.forced` and `how.focus` as
-/// [`grow`]'s. Returns the number run.
+/// move is out of reach. `how.forced` and `how.focus` as [`grow`]'s.
+/// Returns the number run.
 pub fn grow_valued<G: Valued>(
     tree: &mut Puct,
     state: &G,
@@ -162,12 +159,11 @@ pub fn grow_valued<G: Valued>(
 }
 
 /// [`should_stop`] for the value tree, each simulation (one is a network
-/// evaluation, milliseconds), and the sure share past half the time.
+/// evaluation, milliseconds).
 fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> bool {
     let now = Instant::now();
-    let (mut first, mut second, mut total) = (0u32, 0u32, 0u32);
+    let (mut first, mut second) = (0u32, 0u32);
     for c in tree.children() {
-        total += c.visits;
         if c.visits > first {
             second = first;
             first = c.visits;
@@ -179,10 +175,6 @@ fn valued_should_stop(tree: &Puct, budget: &Budget, done: u64, t0: Instant) -> b
         Some(d) if now >= d => return true,
         Some(d) => {
             let (spent, left) = (now.duration_since(t0), d.duration_since(now));
-            if spent >= left && total >= 16 && first as f32 >= tree.config.sure_share * total as f32
-            {
-                return true;
-            }
             if would_overrun(spent, left, done) {
                 return true;
             }
@@ -297,11 +289,7 @@ mod tests {
 
     #[test]
     fn a_timed_search_stops_when_the_lead_is_out_of_reach_unless_told_not_to() {
-        let config = PuctConfig {
-            sure_share: 2.0,
-            ..PuctConfig::default()
-        };
-        let mut tree = Puct::new(0, config, Utility::WIN);
+        let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
         let sims = 100;
         grow_valued(
             &mut tree,

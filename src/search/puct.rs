@@ -57,10 +57,6 @@ pub struct PuctConfig {
     /// as Go its pass when passing may end the game). A move the network
     /// gives less is not searched at these visit counts anyway.
     pub min_prior: f32,
-    /// A timed search stops once its best move holds this share of the
-    /// root's visits and half its time is spent: time goes where the
-    /// search is unsure (above 1: never).
-    pub sure_share: f32,
     /// A timed search stops once the runner-up cannot catch the best move
     /// in the evaluations the time left allows at the rate so far.
     pub reach_stop: bool,
@@ -88,7 +84,6 @@ impl Default for PuctConfig {
             fpu: 0.2,
             fpu_pow: 2.0,
             min_prior: 1e-3,
-            sure_share: 0.8,
             reach_stop: true,
             lcb: 5.0,
             lcb_share: 0.15,

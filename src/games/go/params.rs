@@ -255,11 +255,6 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.puct.min_prior = real(v)?
     ),
     param!(
-        "puct.sure_share",
-        "value search: stop past half the time once the best move holds this share of the visits (above 1: never)",
-        |c, v| c.puct.sure_share = real(v)?
-    ),
-    param!(
         "puct.reach_stop",
         "value search: stop a timed search once the runner-up cannot catch the best move in the time left",
         |c, v| c.puct.reach_stop = v.parse().ok()?
