@@ -57,9 +57,6 @@ pub struct PuctConfig {
     /// as Go its pass when passing may end the game). A move the network
     /// gives less is not searched at these visit counts anyway.
     pub min_prior: f32,
-    /// A timed search stops once the runner-up cannot catch the best move
-    /// in the evaluations the time left allows at the rate so far.
-    pub reach_stop: bool,
     /// The move to play is the most visited unless another with at least
     /// `lcb_share` of its visits has a better lower confidence bound, its
     /// mean utility less `lcb` standard errors (KataGo's `lcbStdevs`,
@@ -84,7 +81,6 @@ impl Default for PuctConfig {
             fpu: 0.2,
             fpu_pow: 2.0,
             min_prior: 1e-3,
-            reach_stop: true,
             lcb: 5.0,
             lcb_share: 0.15,
             max_nodes: 2_000_000,

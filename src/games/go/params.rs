@@ -255,11 +255,6 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.puct.min_prior = real(v)?
     ),
     param!(
-        "puct.reach_stop",
-        "value search: stop a timed search once the runner-up cannot catch the best move in the time left",
-        |c, v| c.puct.reach_stop = v.parse().ok()?
-    ),
-    param!(
         "utility.static",
         "value search: weight of the score term around 0",
         |c, v| c.score_utility.static_factor = real(v)?
@@ -309,7 +304,7 @@ mod tests {
             let mut c = Config::default();
             let before = format!("{c:?}");
             let value = match p.name {
-                "reuse" | "ponder" | "network" | "puct.reach_stop" => "false",
+                "reuse" | "ponder" | "network" => "false",
                 _ => "7",
             };
             c.set(&format!("{}={value}", p.name)).unwrap();
