@@ -263,6 +263,26 @@ mod tests {
     }
 
     #[test]
+    fn a_timed_search_runs_to_its_deadline_though_the_move_is_sure() {
+        let mut tree = Puct::new(0, PuctConfig::default(), Utility::WIN);
+        let t0 = Instant::now();
+        let deadline = t0 + Duration::from_millis(60);
+        let budget = Budget {
+            deadline: Some(deadline),
+            playouts: None,
+        };
+        let sims = grow_valued(&mut tree, &Pick(None), &budget, Grow::default(), t0);
+        assert_eq!(tree.best_child().map(|c| c.action), Some(0));
+        // the winning move led by far from the first simulations on; the
+        // search stopped at the deadline, or early by less than half of a
+        // simulation's mean time (a stalled host makes that long)
+        let now = Instant::now();
+        let left = deadline.saturating_duration_since(now);
+        let mean = now.duration_since(t0) / sims as u32;
+        assert!(left <= Duration::from_millis(5) || left * 2 < mean);
+    }
+
+    #[test]
     fn a_simulation_that_would_end_late_is_not_begun() {
         let ms = Duration::from_millis;
         // 6 simulations of 60 ms each: 20 ms left is too little, 40 enough
