@@ -1,23 +1,24 @@
-//! 3x3 convolutions by Winograd's minimal filtering F(2x2, 3x3), in 16-bit
-//! integers: the board cut into 2x2 output tiles, each read from a 4x4
-//! input tile `d`; each tile's 16 transformed inputs `V = Bᵀ d B` times
-//! the 16 transformed weights `U = G g Gᵀ`, summed over the input
-//! channels, and the 16 sums `M` brought back to the tile's 4 outputs by
-//! `Aᵀ M A`. 16 products a tile of 4 points where the direct convolution
-//! takes 9 a point: on 19x19, 100 tiles, 0.44 of its multiply-adds.
+//! 3x3 convolutions by Winograd's minimal filtering F(4x4, 3x3), in 16-bit
+//! integers: the board cut into 4x4 output tiles, each read from a 6x6
+//! input tile `d`; each tile's 36 transformed inputs `V = Bᵀ d B` times
+//! the 36 transformed weights `U = G g Gᵀ`, summed over the input
+//! channels, and the 36 sums `M` brought back to the tile's 16 outputs by
+//! `Aᵀ M A`. 36 products a tile of 16 points where the direct
+//! convolution takes 9 a point: on 19x19, 25 tiles, 0.25 of its
+//! multiply-adds (F(2x2, 3x3), 0.44, measured slower: docs/network.md).
 //!
-//! In integers: the input is quantised from its own range, as for a
-//! direct layer, to codes up to [`TOP`] less the zero point, and
-//! transformed exactly (`Bᵀ` has 0 and ±1): each `V` a sum of 4 codes,
-//! at most `4 * TOP` across, an i16. The weights are transformed in float
-//! (`G` has halves) and each of the 16 matrices quantised with its own
-//! scale an output channel, as finely as an i32 sum allows: `cin`
-//! products of at most `4 * TOP` by the largest weight stay below 2^31
-//! ([`WLayer::new`] asserts it). The products are `vpdpwssd` (AVX-512
-//! VNNI) or `vpmaddwd` (AVX2), i16 by i16 in pairs, in [`kernel`]; their
-//! sums finished into floats with their scales, and `Aᵀ M A` (0 and ±1)
-//! adds in float, in a fixed order, so that every kernel gives the
-//! scalar reference's outputs ([`reference`]) bit for bit.
+//! In integers: `Bᵀ` has entries up to 5, so `V` spans up to a hundred
+//! times its input's range. It is taken in float from the float input,
+//! then quantised a tile and a position at a time, from the largest `V`
+//! of that tile and position over the channels, to codes up to the
+//! layer's `top`. The weights are transformed in float and each of the 36
+//! matrices quantised with its own scale an output channel, as finely as
+//! an i32 sum allows: `top` times the sum of the channel's codes below
+//! 2^31 ([`WLayer::new`]), about 13 bits each for 96 inputs. The products are `vpdpwssd` (AVX-512 VNNI) or
+//! `vpmaddwd` (AVX2), i16 by i16 in pairs, in [`kernel`]; their sums
+//! finished into floats with the weights' scale and the tile's step, and
+//! `Aᵀ M A` adds in float, in a fixed order, so that every kernel gives
+//! the scalar reference's outputs ([`reference`]) bit for bit.
 
 #[cfg(target_arch = "x86_64")]
 pub mod dispatch;
@@ -25,10 +26,10 @@ pub mod kernel;
 #[cfg(test)]
 mod tests;
 
-use super::layer::{lane, range, Kernel, PAD};
+use super::layer::{lane, Kernel, PAD};
 
-/// The largest input code: 11 bits.
-pub const TOP: i32 = 2047;
+/// Positions of a transformed tile.
+pub const T: usize = 36;
 
 /// A 3x3 convolution's transformed weights, quantised.
 pub struct WLayer {
@@ -38,41 +39,55 @@ pub struct WLayer {
     pub cout_pad: usize,
     /// Pairs of input channels (the last padded with a zero weight).
     pub groups: usize,
-    /// The largest input code.
+    /// The largest transformed input code.
     pub top: i32,
     /// The output channels a kernel's block of sums spans ([`width`]).
     pub width: usize,
-    /// By block of `width` output channels, tile position (`4 * row +
+    /// By block of `width` output channels, tile position (`6 * row +
     /// column` of `U`), pair of input channels and output channel, the
     /// pair's two i16 weights: what a block of sums takes, in the order
     /// it takes them.
     pub w: Vec<u32>,
-    /// By tile position and output channel, the weights' scale.
+    /// By tile position and output channel, the weights' scale (zero for
+    /// a channel whose weights are all near zero).
     pub scale: Vec<f32>,
 }
 
-/// `Bᵀ` of F(2x2, 3x3), on 4 values.
+/// `Bᵀ` of F(4x4, 3x3), on 6 values.
 #[inline(always)]
-fn bt<T: Lanes>(d: [T; 4]) -> [T; 4] {
+fn bt<T: Lanes>(d: [T; 6]) -> [T; 6] {
+    let (d12, d34) = (d[1].add(d[2]), d[3].add(d[4]));
+    let (e, f) = (d[4].sub(d[2]), d[3].sub(d[1]));
     [
-        d[0].sub(d[2]),
-        d[1].add(d[2]),
-        d[2].sub(d[1]),
-        d[1].sub(d[3]),
+        d[0].scale(4.0).sub(d[2].scale(5.0)).add(d[4]),
+        d34.sub(d12.scale(4.0)),
+        d[4].sub(d[3]).sub(d[2].sub(d[1]).scale(4.0)),
+        e.add(f.scale(2.0)),
+        e.sub(f.scale(2.0)),
+        d[1].scale(4.0).sub(d[3].scale(5.0)).add(d[5]),
     ]
 }
 
-/// `Aᵀ` of F(2x2, 3x3): 4 values to 2.
+/// `Aᵀ` of F(4x4, 3x3): 6 values to 4.
 #[inline(always)]
-fn at<T: Lanes>(m: [T; 4]) -> [T; 2] {
-    [m[0].add(m[1]).add(m[2]), m[1].sub(m[2]).sub(m[3])]
+fn at<T: Lanes>(m: [T; 6]) -> [T; 4] {
+    let (a, b) = (m[1].add(m[2]), m[1].sub(m[2]));
+    let (c, d) = (m[3].add(m[4]), m[3].sub(m[4]));
+    [
+        m[0].add(a).add(c),
+        b.add(d.scale(2.0)),
+        a.add(c.scale(4.0)),
+        b.add(d.scale(8.0)).add(m[5]),
+    ]
 }
 
-/// `G` of F(2x2, 3x3).
-const G: [[f64; 3]; 4] = [
-    [1.0, 0.0, 0.0],
-    [0.5, 0.5, 0.5],
-    [0.5, -0.5, 0.5],
+/// `G` of F(4x4, 3x3).
+const G: [[f64; 3]; 6] = [
+    [1.0 / 4.0, 0.0, 0.0],
+    [-1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0],
+    [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
+    [1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0],
+    [1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0],
     [0.0, 0.0, 1.0],
 ];
 
@@ -89,53 +104,71 @@ pub fn width(kernel: Kernel, cout_pad: usize) -> usize {
 
 impl WLayer {
     /// `w` (3 x 3 x `cin` x `cout` in the file's order) transformed and
-    /// quantised for `kernel`, for input codes up to [`TOP`].
+    /// quantised for `kernel`.
     pub fn new(kernel: Kernel, cin: usize, cout: usize, w: &[f32]) -> WLayer {
-        let top = TOP;
         assert_eq!(w.len(), 9 * cin * cout);
-        // a V is 4 codes less the zero point, each at most `top` across
-        let vtop = 4 * top as i64;
+        let size = cin * cout;
+        // by position, input and output
+        let u: Vec<f64> = (0..T * size)
+            .map(|i| {
+                let (xi, ci, co) = (i / size, i / cout % cin, i % cout);
+                let (gy, gx) = (G[xi / 6], G[xi % 6]);
+                (0..9)
+                    .map(|tap| gy[tap / 3] * gx[tap % 3] * w[(tap * cin + ci) * cout + co] as f64)
+                    .sum()
+            })
+            .collect();
+        // by position and output, the largest weight and their sum
+        let (mut most, mut sum) = (vec![0f64; T * cout], vec![0f64; T * cout]);
+        for (i, v) in u.iter().enumerate() {
+            let k = i / size * cout + i % cout;
+            most[k] = most[k].max(v.abs());
+            sum[k] += v.abs();
+        }
+        // every sum of products within an i32 (`vpdpwssd` sums pairs of
+        // them wrapping, exact when the whole sum fits): the codes' top
+        // times the sum of a column's weights, rounded, at most 2^31.
+        // The codes and the widest column's largest weight get as many
+        // bits each; the other columns' weights as many as they allow.
+        let widest = most
+            .iter()
+            .zip(&sum)
+            .map(|(m, s)| if *m > 0.0 { s / m } else { 0.0 })
+            .fold(1.0, f64::max);
+        let top = (i32::MAX as f64 / widest)
+            .sqrt()
+            .floor()
+            .min(i16::MAX as f64) as i32;
+        let room = i32::MAX as f64 / top as f64 - cin as f64 / 2.0;
         assert!(
-            top > 0 && vtop <= i16::MAX as i64,
-            "transformed codes past an i16"
-        );
-        let wtop = (i32::MAX as i64 / (cin as i64 * vtop)).min(i16::MAX as i64);
-        // every sum of `cin` products within an i32 (`vpdpwssd` sums
-        // pairs of them wrapping, exact when the whole sum fits)
-        assert!(
-            wtop >= 127 && cin as i64 * vtop * wtop <= i32::MAX as i64,
+            top >= 127 && room >= 127.0,
             "{cin} inputs: sums past an i32"
         );
+        let steps: Vec<f64> = most
+            .iter()
+            .zip(&sum)
+            .map(|(m, s)| (m / i16::MAX as f64).max(s / room))
+            .collect();
         let (cout_pad, groups) = (cout.next_multiple_of(PAD), cin.div_ceil(2));
         let width = self::width(kernel, cout_pad);
-        let mut q = vec![0u32; 16 * groups * cout_pad];
-        let mut scale = vec![1f32; 16 * cout_pad];
-        let mut u = vec![0f64; cin * cout];
-        for xi in 0..16 {
-            let (gy, gx) = (G[xi / 4], G[xi % 4]);
-            for (i, u) in u.iter_mut().enumerate() {
-                let (ci, co) = (i / cout, i % cout);
-                *u = (0..9)
-                    .map(|tap| gy[tap / 3] * gx[tap % 3] * w[(tap * cin + ci) * cout + co] as f64)
-                    .sum();
-            }
-            let mut most = vec![0f64; cout];
-            for (i, v) in u.iter().enumerate() {
-                most[i % cout] = most[i % cout].max(v.abs());
-            }
-            let s: Vec<f64> = most
-                .iter()
-                .map(|&m| if m > 0.0 { m / wtop as f64 } else { 1.0 })
-                .collect();
-            for (i, v) in u.iter().enumerate() {
-                let (ci, co) = (i / cout, i % cout);
-                let c = (v / s[co]).round().clamp(-wtop as f64, wtop as f64) as i32;
-                let at = ((co / width * 16 + xi) * groups + ci / 2) * width + co % width;
-                q[at] |= (c as u32 & 0xffff) << (16 * (ci % 2));
-            }
-            for (co, s) in s.iter().enumerate() {
-                scale[xi * cout_pad + co] = *s as f32;
-            }
+        let mut q = vec![0u32; T * groups * cout_pad];
+        let mut scale = vec![0f32; T * cout_pad];
+        let mut codes = vec![0i64; T * cout];
+        for (i, v) in u.iter().enumerate() {
+            let (xi, ci, co) = (i / size, i / cout % cin, i % cout);
+            let s = steps[xi * cout + co];
+            // a channel of weights near 1e-38 (dead in training) would
+            // give subnormal outputs, a hundred cycles each downstream:
+            // its outputs are zeros
+            let c = if s > 1e-30 { (v / s).round() as i32 } else { 0 };
+            codes[xi * cout + co] += c.abs() as i64;
+            let at = ((co / width * T + xi) * groups + ci / 2) * width + co % width;
+            q[at] |= (c as u32 & 0xffff) << (16 * (ci % 2));
+        }
+        assert!(codes.iter().all(|&c| c * top as i64 <= i32::MAX as i64));
+        for (k, &s) in steps.iter().enumerate() {
+            let (xi, co) = (k / cout, k % cout);
+            scale[xi * cout_pad + co] = if s > 1e-30 { s as f32 } else { 0.0 };
         }
         WLayer {
             cin,
@@ -152,7 +185,7 @@ impl WLayer {
     /// The weight of tile position `xi`, input `ci`, output `co`.
     pub fn code(&self, xi: usize, ci: usize, co: usize) -> i32 {
         let width = self.width;
-        let at = ((co / width * 16 + xi) * self.groups + ci / 2) * width + co % width;
+        let at = ((co / width * T + xi) * self.groups + ci / 2) * width + co % width;
         lane(self.w[at], 2, ci % 2)
     }
 }
@@ -176,83 +209,98 @@ fn lines<T>(v: &mut Vec<Line>, n: usize) -> &mut [T] {
     unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), n) }
 }
 
-/// A layer's quantised input and how to finish it.
+/// A layer's input and how to finish it.
 pub struct Job<'a> {
     pub l: &'a WLayer,
-    /// The input codes less the zero point, as [`quantise`] leaves them.
-    pub board: &'a [i16],
+    /// The input, `l.cin` floats a point.
+    pub x: &'a [f32],
     /// The board's width and height.
     pub dims: (usize, usize),
-    /// By tile position and output channel, a sum's scale.
-    pub mul: &'a [f32],
     /// Whether the outputs are added to what `out` holds.
     pub add: bool,
     /// Weights to bring into L2 meanwhile (the next layer's).
     pub next: &'a [u32],
 }
 
-/// The scalar kernel: each tile's 16 sums in plain integer loops,
+/// A block of tiles' transformed inputs.
+pub struct Tiles<'a> {
+    /// By tile position, tile and channel, the codes.
+    pub v: &'a mut [i16],
+    /// By tile and tile position, the codes' step.
+    pub steps: &'a mut [f32],
+    /// One tile's transformed inputs in float, by position and channel.
+    pub tmp: &'a mut [f32],
+    /// Zeros, a point's worth: the input off the board.
+    pub zeros: &'a [f32],
+}
+
+/// The scalar kernel: each tile's 36 sums in plain integer loops,
 /// finished as the vector kernels finish them, then `Aᵀ M A` in the
-/// order they take it: along each row of `M`, then down the two columns
-/// left. The reference the vector kernels equal.
-fn reference(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
+/// order they take it: along each row of `M`, each row's 4 results then
+/// added down the columns ([`down`]). The reference the vector kernels
+/// equal.
+fn reference(job: &Job, bufs: [&mut Vec<Line>; 6], out: &mut [f32]) {
     let (l, (w, h)) = (job.l, job.dims);
-    let tw = w.div_ceil(2);
+    let tw = w.div_ceil(4);
     let (n, pad) = (2 * l.groups, l.cout_pad);
-    let [v, _, _] = bufs;
-    let v = lines::<i16>(v, 16 * n);
-    for t in 0..tw * h.div_ceil(2) {
-        transform(job.board, job.dims, n, (t, 1), v);
+    let [v, steps, tmp, zeros, _, _] = bufs;
+    let mut tiles = Tiles {
+        v: lines::<i16>(v, T * n),
+        steps: lines::<f32>(steps, T),
+        tmp: lines::<f32>(tmp, T * n),
+        zeros: zeroed(zeros, n),
+    };
+    for t in 0..tw * h.div_ceil(4) {
+        transform(job.x, job.dims, (l.cin, l.top), (t, 1), &mut tiles);
         for co in 0..l.cout {
-            let m: [f32; 16] = std::array::from_fn(|xi| {
+            let m: [f32; T] = std::array::from_fn(|xi| {
                 // wrapping, as the vector kernels sum: exact, as the sum fits
                 let mut sum = 0i32;
                 for ci in 0..n {
-                    sum = sum.wrapping_add(v[xi * n + ci] as i32 * l.code(xi, ci, co));
+                    sum = sum.wrapping_add(tiles.v[xi * n + ci] as i32 * l.code(xi, ci, co));
                 }
-                sum as f32 * job.mul[xi * pad + co]
+                sum as f32 * l.scale[xi * pad + co] * tiles.steps[xi]
             });
-            let z: [[f32; 2]; 4] =
-                std::array::from_fn(|r| at([m[4 * r], m[4 * r + 1], m[4 * r + 2], m[4 * r + 3]]));
-            // j picks a column of every row of z
-            #[allow(clippy::needless_range_loop)]
-            for j in 0..2 {
-                let y = at([z[0][j], z[1][j], z[2][j], z[3][j]]);
-                for (i, y) in y.into_iter().enumerate() {
-                    let (py, px) = (2 * (t / tw) + i, 2 * (t % tw) + j);
-                    if py < h && px < w {
-                        let o = &mut out[(py * w + px) * l.cout + co];
-                        *o = if job.add { *o + y } else { y };
-                    }
+            let mut y = [[0f32; 4]; 4];
+            for i in 0..6 {
+                let z = at(std::array::from_fn(|j| m[6 * i + j]));
+                let [y0, y1, y2, y3] = &mut y;
+                for (j, z) in z.into_iter().enumerate() {
+                    down(i, z, [&mut y0[j], &mut y1[j], &mut y2[j], &mut y3[j]]);
+                }
+            }
+            for (o, y) in y.into_iter().flatten().enumerate() {
+                let (py, px) = (4 * (t / tw) + o / 4, 4 * (t % tw) + o % 4);
+                if py < h && px < w {
+                    let o = &mut out[(py * w + px) * l.cout + co];
+                    *o = if job.add { *o + y } else { y };
                 }
             }
         }
     }
 }
 
-/// Lane by lane, `a + b` and `a - b` of `N` i16 (wrapping) or f32.
+/// Row `i` of `M A`'s share `z` of the 4 outputs `y` down a column of a
+/// tile (`Aᵀ`'s column `i`), the first row setting them.
+#[inline(always)]
+fn down(i: usize, z: f32, [y0, y1, y2, y3]: [&mut f32; 4]) {
+    match i {
+        0 => *y0 = z,
+        1 => (*y0, *y1, *y2, *y3) = (*y0 + z, z, z, z),
+        2 => (*y0, *y1, *y2, *y3) = (*y0 + z, *y1 - z, *y2 + z, *y3 - z),
+        3 => (*y0, *y1, *y2, *y3) = (*y0 + z, *y1 + 2.0 * z, *y2 + 4.0 * z, *y3 + 8.0 * z),
+        4 => (*y0, *y1, *y2, *y3) = (*y0 + z, *y1 - 2.0 * z, *y2 + 4.0 * z, *y3 - 8.0 * z),
+        _ => *y3 += z,
+    }
+}
+
+/// Lane by lane, `a + b`, `a - b` and `a * k` of `N` f32.
 // (loops, not `array::from_fn`, whose closures LLVM leaves uninlined
 // out of the functions compiled for vector instructions)
 pub trait Lanes: Copy {
     fn add(self, b: Self) -> Self;
     fn sub(self, b: Self) -> Self;
-}
-
-impl<const N: usize> Lanes for [i16; N] {
-    #[inline(always)]
-    fn add(mut self, b: Self) -> Self {
-        for k in 0..N {
-            self[k] = self[k].wrapping_add(b[k]);
-        }
-        self
-    }
-    #[inline(always)]
-    fn sub(mut self, b: Self) -> Self {
-        for k in 0..N {
-            self[k] = self[k].wrapping_sub(b[k]);
-        }
-        self
-    }
+    fn scale(self, k: f32) -> Self;
 }
 
 impl<const N: usize> Lanes for [f32; N] {
@@ -270,114 +318,172 @@ impl<const N: usize> Lanes for [f32; N] {
         }
         self
     }
-}
-
-/// Quantises `x` (`l.cin` floats a point of a `w` x `h` board) from its
-/// own range into `board`: codes up to `l.top` less the zero point, `n`
-/// i16 a point (the last past `l.cin` zeros), the board padded by a
-/// point and out to whole tiles with zeros. Returns the step.
-#[inline(always)]
-fn quantise(x: &[f32], l: &WLayer, (w, h): (usize, usize), n: usize, board: &mut [i16]) -> f32 {
-    let top = l.top as f32;
-    let (step, inv, zero) = range(x, l.top);
-    let bw = 2 * w.div_ceil(2) + 2;
-    let rows = board.len() / (bw * n);
-    board[..bw * n].fill(0);
-    board[(h + 1) * bw * n..].fill(0);
-    for (y, row) in board
-        .chunks_exact_mut(bw * n)
-        .enumerate()
-        .take(rows - 1)
-        .skip(1)
-        .take(h)
-    {
-        row[..n].fill(0);
-        row[(w + 1) * n..].fill(0);
-        let src = &x[(y - 1) * w * l.cin..][..w * l.cin];
-        for (dst, src) in row[n..].chunks_exact_mut(n).zip(src.chunks_exact(l.cin)) {
-            for (q, &v) in dst.iter_mut().zip(src) {
-                // rounded to an integer (ties to even) by adding 2^23,
-                // whose low bits are then the code: a conversion that
-                // vectorises; less the zero point
-                let t = (v * inv + zero).clamp(0.0, top) + 8388608.0;
-                *q = (t.to_bits() as i32 & 0xffff).wrapping_sub(zero as i32) as i16;
-            }
-            dst[l.cin..].fill(0);
+    #[inline(always)]
+    fn scale(mut self, f: f32) -> Self {
+        for v in &mut self {
+            *v *= f;
         }
+        self
     }
-    step
 }
 
-/// The input transform: from `board` (as [`quantise`] leaves it) into
-/// `v`, by tile position, tile and channel, `Bᵀ d B` of `tiles.1` tiles
-/// from tile `tiles.0` on.
+impl Lanes for f32 {
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        self + b
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        self - b
+    }
+    #[inline(always)]
+    fn scale(self, k: f32) -> Self {
+        self * k
+    }
+}
+
+/// `buf` as `n` zeros.
+fn zeroed(buf: &mut Vec<Line>, n: usize) -> &[f32] {
+    let z = lines::<f32>(buf, n);
+    z.fill(0.0);
+    z
+}
+
+/// The input transform: from `x` (`cin` floats a point of a `w` x `h`
+/// board, zeros off it) into `out`, `Bᵀ d B` of `tiles.1` tiles from tile
+/// `tiles.0` on, `2 * cin.div_ceil(2)` channels (the last past `cin`
+/// zeros), each tile's position quantised from its largest value to codes
+/// up to `top`.
 #[inline(always)]
 pub fn transform(
-    board: &[i16],
+    x: &[f32],
     (w, h): (usize, usize),
-    n: usize,
+    (cin, top): (usize, i32),
     tiles: (usize, usize),
-    v: &mut [i16],
+    out: &mut Tiles,
 ) {
-    let (tw, th) = (w.div_ceil(2), h.div_ceil(2));
-    let bw = 2 * tw + 2;
+    let tw = w.div_ceil(4);
     let (first, count) = tiles;
-    assert!(first + count <= tw * th);
-    assert!(board.len() >= bw * (2 * th + 2) * n && v.len() >= count * 16 * n);
+    let n = 2 * cin.div_ceil(2);
+    assert!(first + count <= tw * h.div_ceil(4) && x.len() >= w * h * cin);
+    assert!(out.tmp.len() >= T * n && out.zeros.len() >= cin);
+    assert!(out.v.len() >= count * T * n && out.steps.len() >= count * T);
+    let (whole, lim) = (cin / 16 * 16, top as f32);
     for t in first..first + count {
         let (ty, tx) = (t / tw, t % tw);
-        let corner = (2 * ty * bw + 2 * tx) * n;
-        let at: [usize; 16] = std::array::from_fn(|i| corner + (i / 4 * bw + i % 4) * n);
-        let to = (t - first) * n;
-        let whole = n / 32 * 32;
-        for c in (0..whole).step_by(32) {
-            // SAFETY: within `board` and `v`, as checked above
-            unsafe { tile_in::<32>(board, &at, v, to, count * n, c) };
+        let at: [*const f32; T] = std::array::from_fn(|i| {
+            let (py, px) = (
+                (4 * ty + i / 6).wrapping_sub(1),
+                (4 * tx + i % 6).wrapping_sub(1),
+            );
+            match py < h && px < w {
+                // SAFETY: a point of `x`, as checked above
+                true => unsafe { x.as_ptr().add((py * w + px) * cin) },
+                false => out.zeros.as_ptr(),
+            }
+        });
+        for c in (0..whole).step_by(16) {
+            // SAFETY: `at` within `x` or `zeros`, `tmp` as checked above
+            unsafe { tile_in::<16>(&at, out.tmp, n, c) };
         }
-        for c in whole..n {
+        for c in whole..cin {
             // SAFETY: as above
-            unsafe { tile_in::<1>(board, &at, v, to, count * n, c) };
+            unsafe { tile_in::<1>(&at, out.tmp, n, c) };
+        }
+        if cin < n {
+            for xi in 0..T {
+                out.tmp[xi * n + cin] = 0.0;
+            }
+        }
+        let p = t - first;
+        for xi in 0..T {
+            let x = &out.tmp[xi * n..][..n];
+            let most = most(x);
+            // (an all but zero position: codes of zero, not subnormals)
+            let (step, inv) = match most > 1e-20 {
+                true => (most / lim, lim / most),
+                false => (0.0, 0.0),
+            };
+            out.steps[p * T + xi] = step;
+            let to = &mut out.v[(xi * count + p) * n..][..n];
+            for (q, &v) in to.iter_mut().zip(x) {
+                // rounded to an integer (ties to even) by adding 1.5 *
+                // 2^23, whose low bits are then the code: a conversion
+                // that vectorises; within `lim`, as `most` bounds `v`
+                let r = v * inv + 12582912.0;
+                *q = (r.to_bits() as i32 - 0x4b40_0000) as i16;
+            }
         }
     }
 }
 
-/// `N` channels from `c` of one tile of [`transform`]: the 16 inputs at
-/// `at`, the 16 transformed to `to`, `n` apart.
+/// The largest `|v|` of `x`.
+#[inline(always)]
+fn most(x: &[f32]) -> f32 {
+    // 16 lanes, which vectorise
+    let mut m = [0f32; 16];
+    let mut chunks = x.chunks_exact(16);
+    for ch in &mut chunks {
+        for (m, &v) in m.iter_mut().zip(ch) {
+            let a = v.abs();
+            *m = if a > *m { a } else { *m };
+        }
+    }
+    // halved into new arrays, which vectorises: a chain of 16 compares
+    // was a tenth of the layer's time (and halving in place stalls on
+    // loads of what was just stored)
+    let mx = |a: f32, b: f32| if b > a { b } else { a };
+    let mut h8 = [0f32; 8];
+    for i in 0..8 {
+        h8[i] = mx(m[i], m[i + 8]);
+    }
+    let mut h4 = [0f32; 4];
+    for i in 0..4 {
+        h4[i] = mx(h8[i], h8[i + 4]);
+    }
+    let top = mx(mx(h4[0], h4[2]), mx(h4[1], h4[3]));
+    let rest = chunks.remainder().iter();
+    rest.fold(top, |m, &v| mx(m, v.abs()))
+}
+
+/// `N` channels from `c` of one tile of [`transform`]: the 36 inputs at
+/// `at`, `Bᵀ` along each row into `tmp`, then down each column in place
+/// (by position, `n` floats apart).
 ///
 /// # Safety
-/// `at[i] + c + N` within `d`, `to + 15 * n + c + N` within `v`.
+/// `at[i] + c + N` readable, `35 * n + c + N` within `tmp`.
 #[inline(always)]
-unsafe fn tile_in<const N: usize>(
-    d: &[i16],
-    at: &[usize; 16],
-    v: &mut [i16],
-    to: usize,
-    n: usize,
-    c: usize,
-) {
-    let ld = |i: usize| {
-        d.as_ptr()
-            .add(at[i] + c)
-            .cast::<[i16; N]>()
-            .read_unaligned()
-    };
-    // Bᵀ on each row, then on each column; in named values, not arrays
-    // of them, which LLVM kept on the stack (zeroed, stored, reloaded:
-    // a fifth of the layer's time)
-    let [a0, a1, a2, a3] = bt([ld(0), ld(1), ld(2), ld(3)]);
-    let [b0, b1, b2, b3] = bt([ld(4), ld(5), ld(6), ld(7)]);
-    let [c0, c1, c2, c3] = bt([ld(8), ld(9), ld(10), ld(11)]);
-    let [d0, d1, d2, d3] = bt([ld(12), ld(13), ld(14), ld(15)]);
-    let cols = [
-        [a0, b0, c0, d0],
-        [a1, b1, c1, d1],
-        [a2, b2, c2, d2],
-        [a3, b3, c3, d3],
-    ];
-    for (nu, col) in cols.into_iter().enumerate() {
-        for (xi, col) in bt(col).into_iter().enumerate() {
-            let o = v.as_mut_ptr().add(to + (xi * 4 + nu) * n + c);
-            o.cast::<[i16; N]>().write_unaligned(col);
+unsafe fn tile_in<const N: usize>(at: &[*const f32; T], tmp: &mut [f32], n: usize, c: usize) {
+    let ld = |p: *const f32, i: usize| p.add(i).cast::<[f32; N]>().read_unaligned();
+    let to = tmp.as_mut_ptr().add(c);
+    let st = |i: usize, v: [f32; N]| to.add(i * n).cast::<[f32; N]>().write_unaligned(v);
+    // (six named loads, not `array::from_fn`: see [`Lanes`])
+    for r in 0..6 {
+        let a = &at[6 * r..];
+        let row = bt([
+            ld(a[0], c),
+            ld(a[1], c),
+            ld(a[2], c),
+            ld(a[3], c),
+            ld(a[4], c),
+            ld(a[5], c),
+        ]);
+        for (j, v) in row.into_iter().enumerate() {
+            st(6 * r + j, v);
+        }
+    }
+    let src = to.cast_const();
+    for j in 0..6 {
+        let col = bt([
+            ld(src, j * n),
+            ld(src, (6 + j) * n),
+            ld(src, (12 + j) * n),
+            ld(src, (18 + j) * n),
+            ld(src, (24 + j) * n),
+            ld(src, (30 + j) * n),
+        ]);
+        for (i, v) in col.into_iter().enumerate() {
+            st(6 * i + j, v);
         }
     }
 }

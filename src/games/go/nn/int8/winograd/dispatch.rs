@@ -1,20 +1,21 @@
-//! A Winograd layer handed to the kernel of its instruction set: its
-//! input quantised ([`quantise_with`]) and its products and outputs
-//! ([`kernel::layer`] compiled for each set), on a thread's buffers.
+//! A Winograd layer handed to the kernel of its instruction set (its
+//! transforms, products and outputs: [`kernel::layer`] compiled for
+//! each set), on a thread's buffers.
 
 use super::kernel;
-use super::{lines, quantise, reference, Job, Line, WLayer};
+use super::{reference, Job, Line, WLayer};
 use crate::games::go::nn::int8::layer::Kernel;
 use std::cell::RefCell;
 
 /// A thread's buffers, grown once.
 #[derive(Default)]
 pub struct Scratch {
-    board: Vec<Line>,
     v: Vec<Line>,
+    steps: Vec<Line>,
+    tmp: Vec<Line>,
+    zeros: Vec<Line>,
     m: Vec<Line>,
     y: Vec<Line>,
-    mul: Vec<f32>,
 }
 
 thread_local! {
@@ -35,27 +36,24 @@ pub fn run(
 ) {
     let area = w * h;
     assert!(x.len() >= area * l.cin && out.len() >= area * l.cout);
-    let (tw, th) = (w.div_ceil(2), h.div_ceil(2));
     SCRATCH.with(|sc| {
         let sc = &mut *sc.borrow_mut();
-        let board = lines::<i16>(&mut sc.board, (2 * tw + 2) * (2 * th + 2) * 2 * l.groups);
-        let step = quantise_with(kernel, &x[..area * l.cin], l, (w, h), board);
-        // a channel of weights near 1e-38 (dead in training) would give
-        // subnormal outputs, a hundred cycles each downstream: its
-        // outputs, below 1e-22, are zeros
-        let flush = |m: f32| if m.abs() < 1e-30 { 0.0 } else { m };
-        sc.mul.clear();
-        sc.mul.extend(l.scale.iter().map(|s| flush(s * step)));
         let job = Job {
             l,
-            board,
+            x: &x[..area * l.cin],
             dims: (w, h),
-            mul: &sc.mul,
             add,
             next: next.map_or(&[], |n| &n.w),
         };
         let out = &mut out[..area * l.cout];
-        let bufs = [&mut sc.v, &mut sc.m, &mut sc.y];
+        let bufs = [
+            &mut sc.v,
+            &mut sc.steps,
+            &mut sc.tmp,
+            &mut sc.zeros,
+            &mut sc.m,
+            &mut sc.y,
+        ];
         match kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: Int8 and the tests take only kernels that run here
@@ -78,11 +76,11 @@ pub fn run(
 /// The CPU must have AVX-512 F, BW and VNNI.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-unsafe fn vnni512(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
+unsafe fn vnni512(job: &Job, bufs: [&mut Vec<Line>; 6], out: &mut [f32]) {
     use crate::games::go::nn::int8::vnni512::Wide;
     match job.l.width / 16 {
-        2 => kernel::layer::<Wide, 10, 2>(job, bufs, out),
-        _ => kernel::layer::<Wide, 10, 1>(job, bufs, out),
+        2 => kernel::layer::<Wide, 13, 2>(job, bufs, out),
+        _ => kernel::layer::<Wide, 13, 1>(job, bufs, out),
     }
 }
 
@@ -92,11 +90,11 @@ unsafe fn vnni512(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
 /// The CPU must have AVX-512 F, BW and VNNI (and VL).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vnni")]
-unsafe fn vnni256(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
+unsafe fn vnni256(job: &Job, bufs: [&mut Vec<Line>; 6], out: &mut [f32]) {
     use crate::games::go::nn::int8::vnni256::Wide;
     match job.l.width / 8 {
-        2 => kernel::layer::<Wide, 10, 2>(job, bufs, out),
-        _ => kernel::layer::<Wide, 10, 1>(job, bufs, out),
+        2 => kernel::layer::<Wide, 13, 2>(job, bufs, out),
+        _ => kernel::layer::<Wide, 13, 1>(job, bufs, out),
     }
 }
 
@@ -106,58 +104,10 @@ unsafe fn vnni256(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn avx2(job: &Job, bufs: [&mut Vec<Line>; 3], out: &mut [f32]) {
+unsafe fn avx2(job: &Job, bufs: [&mut Vec<Line>; 6], out: &mut [f32]) {
     use crate::games::go::nn::int8::avx2::Avx2;
     match job.l.width / 8 {
         2 => kernel::layer::<Avx2, 5, 2>(job, bufs, out),
         _ => kernel::layer::<Avx2, 5, 1>(job, bufs, out),
     }
 }
-
-/// [`quantise`] compiled for `kernel`'s instructions.
-fn quantise_with(
-    kernel: Kernel,
-    x: &[f32],
-    l: &WLayer,
-    wh: (usize, usize),
-    board: &mut [i16],
-) -> f32 {
-    let n = 2 * l.groups;
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Int8 and the tests take only kernels that run here
-        Kernel::Vnni512 | Kernel::Vnni256 => unsafe { avx512::quantise(x, l, wh, n, board) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above
-        Kernel::Avx2 => unsafe { avx2::quantise(x, l, wh, n, board) },
-        _ => quantise(x, l, wh, n, board),
-    }
-}
-
-/// [`quantise`] compiled for a CPU's features.
-macro_rules! compiled {
-    ($name:ident, $features:literal) => {
-        #[cfg(target_arch = "x86_64")]
-        mod $name {
-            use super::WLayer;
-
-            /// [`super::quantise`] for these instructions.
-            ///
-            /// # Safety
-            /// The CPU must have them.
-            #[target_feature(enable = $features)]
-            pub unsafe fn quantise(
-                x: &[f32],
-                l: &WLayer,
-                wh: (usize, usize),
-                n: usize,
-                board: &mut [i16],
-            ) -> f32 {
-                super::quantise(x, l, wh, n, board)
-            }
-        }
-    };
-}
-
-compiled!(avx512, "avx512f,avx512bw");
-compiled!(avx2, "avx2,fma");

@@ -1,9 +1,9 @@
 //! The Winograd layer pass every vector kernel shares, written once over
 //! [`Dot`] (16-bit products). A block of `P` tiles at a time: their input
-//! transform, then for each `C` vectors of output channels, the 16 tile
+//! transform, then for each `C` vectors of output channels, the 36 tile
 //! positions in turn, `P` by `C` vectors of i32 sums in registers. Each
 //! step broadcasts a pair of a tile's transformed codes to every lane and
-//! takes its dot product with each lane's pair of weights. A row of 4
+//! takes its dot product with each lane's pair of weights. A row of 6
 //! positions' sums, finished into floats, is folded at once into the
 //! tiles' outputs (`Aᵀ` along the row, then its share of each column), so
 //! that what is kept stays in L1; the weights stream through from L2,
@@ -11,7 +11,7 @@
 //! calls [`layer`] from a function compiled for its CPU features.
 
 use super::super::block::Dot;
-use super::{at, lines, transform, Job, Lanes, Line};
+use super::{at, down, lines, transform, zeroed, Job, Line, Tiles, T};
 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
 
 /// `job` into `out` (`job.l.cout` floats a point) with `D`'s products,
@@ -22,36 +22,59 @@ use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
 #[inline(always)]
 pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
     job: &Job,
-    bufs: [&mut Vec<Line>; 3],
+    bufs: [&mut Vec<Line>; 6],
     out: &mut [f32],
 ) {
     let l = job.l;
     let (w, h) = job.dims;
-    let tiles = w.div_ceil(2) * h.div_ceil(2);
+    let tiles = w.div_ceil(4) * h.div_ceil(4);
     let (width, groups, pad) = (C * D::LANES, l.groups, l.cout_pad);
-    assert!(width == l.width && pad.is_multiple_of(width) && l.w.len() >= 16 * groups * pad);
-    assert!(job.mul.len() >= 16 * pad && out.len() >= w * h * l.cout);
-    let [v, m, y] = bufs;
-    let v = lines::<i16>(v, P * 16 * 2 * groups);
+    assert!(width == l.width && pad.is_multiple_of(width) && l.w.len() >= T * groups * pad);
+    assert!(l.scale.len() >= T * pad && out.len() >= w * h * l.cout);
+    let [v, steps, tmp, zeros, m, y] = bufs;
+    let (n, blocks) = (2 * groups, tiles.div_ceil(P));
+    let (v, steps) = (
+        lines::<i16>(v, blocks * P * T * n),
+        lines::<f32>(steps, blocks * P * T),
+    );
+    let (tmp, zeros) = (lines::<f32>(tmp, T * n), zeroed(zeros, n));
+    // every block's transform first, then the products a block of output
+    // channels at a time: its weights (to 440 KB) read from L3 once, the
+    // transformed inputs (to 350 KB) from L2 as often as there are blocks
+    for (b, first) in (0..tiles).step_by(P).enumerate() {
+        let mut tl = Tiles {
+            v: &mut v[b * P * T * n..][..P * T * n],
+            steps: &mut steps[b * P * T..][..P * T],
+            tmp,
+            zeros,
+        };
+        transform(
+            job.x,
+            job.dims,
+            (l.cin, l.top),
+            (first, P.min(tiles - first)),
+            &mut tl,
+        );
+    }
     let (m, y) = (
-        lines::<f32>(m, 4 * P * width),
-        lines::<f32>(y, 4 * P * width),
+        lines::<f32>(m, 6 * P * width),
+        lines::<f32>(y, 16 * P * width),
     );
     // the next layer's weights, a few lines each round of sums: all of
     // them by the end, in L2 when that layer starts
-    let rounds = tiles.div_ceil(P) * (pad / width) * 16;
+    let rounds = blocks * (pad / width) * T;
     let (next, per) = (job.next.as_ptr(), (job.next.len() / 16).div_ceil(rounds));
     let mut ahead = 0;
-    for first in (0..tiles).step_by(P) {
-        let n = P.min(tiles - first);
-        transform(job.board, job.dims, 2 * groups, (first, n), v);
-        // a short last block repeats its last tile
-        let vp: *const u32 = v.as_ptr().cast();
-        let corners: [*const u32; P] = std::array::from_fn(|p| vp.add(p.min(n - 1) * groups));
-        for co in (0..pad).step_by(width) {
-            let mut wp = l.w.as_ptr().add(co * 16 * groups);
-            for xi in 0..16 {
-                for _ in 0..per {
+    for co in (0..pad).step_by(width) {
+        for (b, first) in (0..tiles).step_by(P).enumerate() {
+            let n = P.min(tiles - first);
+            let steps = &steps[b * P * T..][..P * T];
+            // a short last block repeats its last tile
+            let vp: *const u32 = v.as_ptr().add(b * P * T * 2 * groups).cast();
+            let corners: [*const u32; P] = std::array::from_fn(|p| vp.add(p.min(n - 1) * groups));
+            let mut wp = l.w.as_ptr().add(co * T * groups);
+            for xi in 0..T {
+                for _ in groups..per {
                     if ahead < job.next.len() {
                         _mm_prefetch::<_MM_HINT_T1>(next.add(ahead).cast());
                         ahead += 16;
@@ -60,6 +83,11 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
                 let mut acc = [[D::zero(); C]; P];
                 let at = xi * n * groups;
                 for g in 0..groups {
+                    // a line a step, not a burst, which stalls the loads
+                    if g < per && ahead < job.next.len() {
+                        _mm_prefetch::<_MM_HINT_T1>(next.add(ahead).cast());
+                        ahead += 16;
+                    }
                     let mut wv = [D::zero(); C];
                     for (j, wv) in wv.iter_mut().enumerate() {
                         *wv = D::load(wp.add(j * D::LANES));
@@ -72,17 +100,32 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
                     }
                     wp = wp.add(width);
                 }
-                // the row's sums, finished, by column, tile and channel
-                let col = xi % 4;
+                // the row's sums, finished, by column, tile and channel:
+                // the weights' scale, then the tile's step
+                let col = xi % 6;
                 for (p, acc) in acc.iter().enumerate().take(n) {
                     for (j, &s) in acc.iter().enumerate() {
                         let c = co + j * D::LANES;
                         let o = m.as_mut_ptr().add((col * P + p) * width + j * D::LANES);
-                        D::scaled(s, job.mul.as_ptr().add(xi * pad + c), o);
+                        D::scaled(s, l.scale.as_ptr().add(xi * pad + c), o);
                     }
                 }
-                if col == 3 {
-                    fold(m, y, xi / 4, P * width);
+                let row = &mut m[col * P * width..][..n * width];
+                for (p, row) in row.chunks_exact_mut(width).enumerate() {
+                    let step = steps[p * T + xi];
+                    for v in row {
+                        *v *= step;
+                    }
+                }
+                if col == 5 {
+                    match xi / 6 {
+                        0 => fold::<0>(m, y, P * width),
+                        1 => fold::<1>(m, y, P * width),
+                        2 => fold::<2>(m, y, P * width),
+                        3 => fold::<3>(m, y, P * width),
+                        4 => fold::<4>(m, y, P * width),
+                        _ => fold::<5>(m, y, P * width),
+                    }
                 }
             }
             store(y, job, (first, n), P, (co, width), out);
@@ -90,45 +133,24 @@ pub unsafe fn layer<D: Dot, const P: usize, const C: usize>(
     }
 }
 
-/// Folds row `row` of the tiles' sums `m` (by column, then `k` floats a
+/// Folds row `I` of the tiles' sums `m` (by column, then `k` floats a
 /// column) into their outputs `y` (by output, then `k` floats): `Aᵀ`
-/// along the row, then the row's share of `Aᵀ` down each column, in the
-/// order [`super::reference`] adds them (`y0 = z0 + z1 + z2`, `y1 = z1 -
-/// z2 - z3` of the rows' `z`).
+/// along the row, then the row's share of `Aᵀ` down each column
+/// ([`down`]), as [`super::reference`] adds them.
 #[inline(always)]
-fn fold(m: &[f32], y: &mut [f32], row: usize, k: usize) {
-    let (m, y) = (&m[..4 * k], &mut y[..4 * k]);
-    let (m0, rest) = m.split_at(k);
-    let (m1, rest) = rest.split_at(k);
-    let (m2, m3) = rest.split_at(k);
-    let (y0, y1) = y.split_at_mut(2 * k);
-    let z = |i: usize| at([m0[i], m1[i], m2[i], m3[i]]);
-    match row {
-        0 => {
-            for i in 0..k {
-                [y0[i], y0[k + i]] = z(i);
-            }
-        }
-        1 => {
-            for i in 0..k {
-                let [z0, z1] = z(i);
-                (y0[i], y0[k + i]) = (y0[i] + z0, y0[k + i] + z1);
-                (y1[i], y1[k + i]) = (z0, z1);
-            }
-        }
-        2 => {
-            for i in 0..k {
-                let [z0, z1] = z(i);
-                (y0[i], y0[k + i]) = (y0[i] + z0, y0[k + i] + z1);
-                (y1[i], y1[k + i]) = (y1[i] - z0, y1[k + i] - z1);
-            }
-        }
-        _ => {
-            for i in 0..k {
-                let [z0, z1] = z(i);
-                (y1[i], y1[k + i]) = (y1[i] - z0, y1[k + i] - z1);
-            }
-        }
+fn fold<const I: usize>(m: &[f32], y: &mut [f32], k: usize) {
+    let (m, y) = (&m[..6 * k], &mut y[..16 * k]);
+    let mut ms = m.chunks_exact(k);
+    let ms: [&[f32]; 6] = std::array::from_fn(|_| ms.next().expect("six columns"));
+    let mut ys = y.chunks_exact_mut(k);
+    let mut ys: [&mut [f32]; 16] = std::array::from_fn(|_| ys.next().expect("16 outputs"));
+    let [y0, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10, y11, y12, y13, y14, y15] = &mut ys;
+    for e in 0..k {
+        let z = at([ms[0][e], ms[1][e], ms[2][e], ms[3][e], ms[4][e], ms[5][e]]);
+        down(I, z[0], [&mut y0[e], &mut y4[e], &mut y8[e], &mut y12[e]]);
+        down(I, z[1], [&mut y1[e], &mut y5[e], &mut y9[e], &mut y13[e]]);
+        down(I, z[2], [&mut y2[e], &mut y6[e], &mut y10[e], &mut y14[e]]);
+        down(I, z[3], [&mut y3[e], &mut y7[e], &mut y11[e], &mut y15[e]]);
     }
 }
 
@@ -146,15 +168,15 @@ fn store(
     out: &mut [f32],
 ) {
     let ((w, h), cout) = (job.dims, job.l.cout);
-    let tw = w.div_ceil(2);
+    let tw = w.div_ceil(4);
     let end = (co + width).min(cout);
     if co >= end {
         return;
     }
     for t in 0..tiles.1 {
         let (ty, tx) = ((tiles.0 + t) / tw, (tiles.0 + t) % tw);
-        for o in 0..4 {
-            let (py, px) = (2 * ty + o / 2, 2 * tx + o % 2);
+        for o in 0..16 {
+            let (py, px) = (4 * ty + o / 4, 4 * tx + o % 4);
             if py >= h || px >= w {
                 continue;
             }
@@ -165,16 +187,5 @@ fn store(
                 *d = if job.add { *d + s } else { s };
             }
         }
-    }
-}
-
-impl Lanes for f32 {
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        self + b
-    }
-    #[inline(always)]
-    fn sub(self, b: Self) -> Self {
-        self - b
     }
 }

@@ -1,7 +1,8 @@
 //! Winograd's checks: every kernel that runs here gives the scalar
-//! kernel's outputs bit for bit, on boards odd and even, inputs with and
-//! without a zero point, outputs stored and added; the scalar kernel's
-//! are the float convolution's to the codes' precision.
+//! kernel's outputs bit for bit, on boards odd and even, inputs signed
+//! and not, outputs stored and added; the scalar kernel's are the float
+//! convolution's to the codes' precision (F(4x4, 3x3) loses about a bit
+//! to its transforms: 6e-3 of the outputs' range at 384 inputs).
 
 use super::super::super::desc::Conv;
 use super::super::super::float::Float;
@@ -89,7 +90,7 @@ fn the_scalar_kernel_is_the_float_convolution() {
                 .map(|(a, b)| (a - b).abs())
                 .fold(0.0, f32::max);
             assert!(
-                most <= 2e-3 * scale,
+                most <= 8e-3 * scale,
                 "{cin}->{cout} on {wh:?} (add {add}): {most} from float (scale {scale})"
             );
         }
@@ -98,7 +99,7 @@ fn the_scalar_kernel_is_the_float_convolution() {
 
 #[test]
 fn extreme_inputs_stay_exact() {
-    // every code at 0 or the top, in the patterns that make transformed
+    // every input at -1 or 1, in the patterns that make transformed
     // inputs largest: the sums still fit, the outputs near float's
     let mut b = Build::new(5);
     let (cin, cout, (w, h)) = (384, 16, (6, 6));
@@ -155,6 +156,7 @@ fn extreme_inputs_stay_exact() {
 #[test]
 #[should_panic(expected = "sums past an i32")]
 fn too_many_inputs_are_refused() {
-    let cin = 4096;
+    // even equal weights leave codes of 7 bits up to 133 000 inputs
+    let cin = 1 << 18;
     WLayer::new(Kernel::Scalar, cin, 1, &vec![0.1; 9 * cin]);
 }
