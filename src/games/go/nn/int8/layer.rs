@@ -83,10 +83,11 @@ pub enum Precision {
     /// 12-bit codes and 10- to 13-bit weights, as far as an i32 sum
     /// allows: half the speed of 8 bits on VNNI, the same on AVX2.
     Sixteen,
-    /// 3x3 convolutions by Winograd's F(2x2, 3x3) in 16 bits
+    /// 3x3 convolutions by Winograd's F(4x4, 3x3) in 16 bits
     /// ([`winograd`]), the other layers as [`Precision::Sixteen`]: on
-    /// b6c96, 99.8 % of float's top moves at 1.95 ms on VNNI-512 (8 bits:
-    /// 97.3 % at 1.61 ms; 16: 2.66 ms), 3.9 ms on AVX2 (16: 6.5 ms).
+    /// b6c96, 99.7 % of KataGo's top moves at 1.86 ms on VNNI-512, 3.3 ms
+    /// on AVX2 (docs/network.md; 8 bits: 97.3 % at 1.61 ms; 16: 2.66 ms,
+    /// AVX2 6.5 ms).
     Winograd,
 }
 
