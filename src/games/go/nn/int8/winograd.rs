@@ -289,7 +289,7 @@ fn reference(job: &Job, bufs: [&mut Vec<Line>; 6], out: &mut [f32]) {
                 let (py, px) = (4 * (t / tw) + o / 4, 4 * (t % tw) + o % 4);
                 if py < h && px < w {
                     let o = &mut out[(py * w + px) * l.cout + co];
-                    *o = if job.add { *o + y } else { y };
+                    *o = y + if job.add { *o } else { 0.0 };
                 }
             }
         }

@@ -182,9 +182,11 @@ fn store(
             }
             let src = &y[(o * p + t) * width..][..end - co];
             let dst = &mut out[(py * w + px) * cout + co..][..end - co];
-            // (not `copy_from_slice`: a call to memmove for a few floats)
+            // plus 0 when stored (a -0 made +0), as the reference does:
+            // a plain copy became a call to memmove for a few floats, 3 %
+            // of b6c96's time
             for (d, &s) in dst.iter_mut().zip(src) {
-                *d = if job.add { *d + s } else { s };
+                *d = s + if job.add { *d } else { 0.0 };
             }
         }
     }
