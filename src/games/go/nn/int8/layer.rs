@@ -84,10 +84,10 @@ pub enum Precision {
     /// allows: half the speed of 8 bits on VNNI, the same on AVX2.
     Sixteen,
     /// 3x3 convolutions by Winograd's F(4x4, 3x3) in 16 bits
-    /// ([`winograd`]), the other layers as [`Precision::Sixteen`]: on
-    /// b6c96, 99.7 % of KataGo's top moves at 1.86 ms on VNNI-512, 3.3 ms
-    /// on AVX2 (docs/network.md; 8 bits: 97.3 % at 1.61 ms; 16: 2.66 ms,
-    /// AVX2 6.5 ms).
+    /// ([`winograd`]), the other layers as [`Precision::Sixteen`]: for
+    /// b6c96 as exact as 16 bits and the fastest on every kernel
+    /// (docs/network.md, section 4; 8 bits kept 97.3 % of the top moves,
+    /// 16 bits alone took 2.66 ms on VNNI-512, 6.5 on AVX2).
     Winograd,
 }
 

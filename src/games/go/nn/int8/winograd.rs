@@ -14,7 +14,7 @@
 //! layer's `top`. The weights are transformed in float and each of the 36
 //! matrices quantised with its own scale an output channel, as finely as
 //! an i32 sum allows: `top` times the sum of the channel's codes below
-//! 2^31 ([`WLayer::new`]), about 13 bits each for 96 inputs. The products are `vpdpwssd` (AVX-512 VNNI) or
+//! 2^31 ([`WLayer::new`]). The products are `vpdpwssd` (AVX-512 VNNI) or
 //! `vpmaddwd` (AVX2), i16 by i16 in pairs, in [`kernel`]; their sums
 //! finished into floats with the weights' scale and the tile's step, and
 //! `Aᵀ M A` adds in float, in a fixed order, so that every kernel gives
