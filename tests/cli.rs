@@ -286,6 +286,10 @@ fn bench_times_a_network_from_its_file() {
     assert!(built_in.contains("ms_per_evaluation_float: "), "{built_in}");
     let other = ok(&[&args[..], &["--model", tiny]].concat(), "");
     assert!(other.contains("ms_per_evaluation_float: "), "{other}");
+    assert!(other.contains("paths, 2 evaluations each"), "{other}");
+    // a count of none still times one evaluation a path, and ends
+    let one = ok(&["bench", "--net", "--playouts", "0", "--model", tiny], "");
+    assert!(one.contains("paths, 1 evaluations each"), "{one}");
     assert_ne!(other.lines().next(), built_in.lines().next(), "{other}");
     let e = fails(&[&args[..], &["--model", "/nonexistent.bin"]].concat(), "");
     assert!(e.contains("/nonexistent.bin"), "{e}");

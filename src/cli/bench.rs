@@ -234,14 +234,11 @@ fn kata_bench(
     let mut spent = vec![0f64; nets.len()];
     let mut cpu = vec![0f64; nets.len()];
     let mut checksum = 0u64;
-    for n in &nets {
-        n.evaluate(&nn::position(&games[0]), 0.0);
-    }
-    let (t0, mut rounds) = (Instant::now(), 0u64);
-    while rounds < count.unwrap_or(u64::MAX).max(1)
+    let (t0, mut rounds, want) = (Instant::now(), 0u64, count.unwrap_or(u64::MAX).max(1));
+    while rounds < want
         && (rounds < games.len() as u64 || count.is_some() || t0.elapsed().as_secs_f64() < seconds)
     {
-        let stretch = STRETCH.min(count.map_or(u64::MAX, |c| c - rounds));
+        let stretch = STRETCH.min(want - rounds);
         for (k, n) in nets.iter().enumerate() {
             // the path's caches as its last evaluation left them, as in
             // a search: the first of the stretch untimed
