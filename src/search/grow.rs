@@ -87,27 +87,26 @@ fn should_stop<G: SearchGame>(tree: &Tree<G>, budget: &Budget, done: u64, t0: In
             second = c.playouts;
         }
     }
-    out_of_reach(first - second, done, to_go, budget.playouts, RATE_SAMPLE)
+    out_of_reach(first - second, done, to_go, budget.playouts)
 }
 
 /// Whether a lead of `gap` playouts at the root can no longer change hands:
 /// the playouts still to come, from the `limit` or from the rate so far
 /// over the time to go (`(elapsed, left)`), are fewer than the gap.
-/// The rate counts only the time the `done` playouts took, from `sample`
-/// of them on: counting the time a big tree took to reuse made a search
-/// look slow and stop after 8 playouts.
+/// The rate counts only the time the `done` playouts took, from
+/// [`RATE_SAMPLE`] of them on: counting the time a big tree took to reuse
+/// made a search look slow and stop after 8 playouts.
 fn out_of_reach(
     gap: u32,
     done: u64,
     to_go: Option<(Duration, Duration)>,
     limit: Option<u64>,
-    sample: u64,
 ) -> bool {
     let by_limit = limit.map_or(u64::MAX, |l| l.saturating_sub(done));
     let remaining = match to_go {
         // too few playouts to tell the rate: one slow one (a long ladder, a
         // page fault in a fresh tree) would stop the search
-        Some(_) if done < sample => by_limit,
+        Some(_) if done < RATE_SAMPLE => by_limit,
         Some((elapsed, left)) => {
             let rate = done as f64 / elapsed.as_secs_f64().max(1e-6);
             ((rate * left.as_secs_f64()) as u64).min(by_limit)
@@ -300,54 +299,23 @@ mod tests {
         // a search that reused a big tree, as logged in a match: 8 playouts
         // in 1 ms, 290 ms to go, a lead of 684 (the whole search once gave
         // up here, counting the 6 ms the reuse took as search time)
-        assert!(!out_of_reach(
-            684,
-            8,
-            Some((ms(1), ms(290))),
-            None,
-            RATE_SAMPLE
-        ));
-        assert!(!out_of_reach(
-            684,
-            8,
-            Some((ms(7), ms(290))),
-            None,
-            RATE_SAMPLE
-        ));
+        assert!(!out_of_reach(684, 8, Some((ms(1), ms(290))), None));
+        assert!(!out_of_reach(684, 8, Some((ms(7), ms(290))), None));
         // with a rate known: 640 playouts in 70 ms, 120 ms to go: ~1 100 more
-        assert!(out_of_reach(
-            1_410,
-            640,
-            Some((ms(70), ms(120))),
-            None,
-            RATE_SAMPLE
-        ));
-        assert!(!out_of_reach(
-            1_000,
-            640,
-            Some((ms(70), ms(120))),
-            None,
-            RATE_SAMPLE
-        ));
+        assert!(out_of_reach(1_410, 640, Some((ms(70), ms(120))), None));
+        assert!(!out_of_reach(1_000, 640, Some((ms(70), ms(120))), None));
         // a playout budget alone, and both: the smaller bound counts
-        assert!(out_of_reach(101, 900, None, Some(1_000), RATE_SAMPLE));
-        assert!(!out_of_reach(100, 900, None, Some(1_000), RATE_SAMPLE));
+        assert!(out_of_reach(101, 900, None, Some(1_000)));
+        assert!(!out_of_reach(100, 900, None, Some(1_000)));
         assert!(out_of_reach(
             101,
             900,
             Some((ms(90), ms(1_000))),
-            Some(1_000),
-            RATE_SAMPLE
+            Some(1_000)
         ));
         // before the rate is trusted, the limit still counts
-        assert!(out_of_reach(
-            60,
-            50,
-            Some((ms(1), ms(1_000))),
-            Some(100),
-            RATE_SAMPLE
-        ));
+        assert!(out_of_reach(60, 50, Some((ms(1), ms(1_000))), Some(100)));
         // no bound at all: never
-        assert!(!out_of_reach(u32::MAX, 5, None, None, RATE_SAMPLE));
+        assert!(!out_of_reach(u32::MAX, 5, None, None));
     }
 }
