@@ -10,12 +10,14 @@
 //!   KataGo's ladders and pass-alive area, the legal moves, the 8
 //!   symmetries ([`symmetry`]).
 //! - [`forward`]: one evaluation, over a backend's [`forward::Kernels`]:
-//!   [`float`] (the reference) or [`int8`] (8- and 16-bit integers, a
-//!   kernel an instruction set), chosen by [`paths`].
+//!   [`float`] (the reference), [`int8`] (8- and 16-bit integers, a
+//!   kernel an instruction set) or [`amx`] (bf16 on AMX tiles, the rest
+//!   on `int8`), chosen by [`paths`].
 //! - [`outputs`]: the raw outputs turned into probabilities, values and
 //!   scores as KataGo's `kata-raw-nn` gives them.
 //! - [`write`]: a model back to a file, plain or coded.
 
+pub mod amx;
 pub mod builtin;
 pub mod coded;
 pub mod desc;
@@ -97,6 +99,7 @@ impl Network {
     pub fn on(model: Model, path: Path) -> Network {
         assert!(path.runs_here(), "this CPU cannot run the {path} path");
         let backend: Box<dyn Kernels + Send + Sync> = match path {
+            Path::Amx => Box::new(amx::Amx::new(&model)),
             Path::Float => Box::new(float::Float),
             Path::Int8(k) => Box::new(int8::Int8::new(&model, k)),
         };

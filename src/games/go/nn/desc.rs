@@ -289,6 +289,12 @@ pub struct Model {
     pub value: ValueHead,
 }
 
+/// A convolution or a matrix of a model.
+pub enum Layer<'a> {
+    C(&'a Conv),
+    M(&'a MatMul),
+}
+
 impl Model {
     /// Channels of the policy output (see [`PolicyHead::p2`]).
     pub fn policy_channels(&self) -> usize {
@@ -325,6 +331,47 @@ impl Model {
                 Block::Ffn { w1, gate, w2, .. } => (mm(w1) + mm(gate) + mm(w2)) * area,
             })
             .sum()
+    }
+
+    /// The convolutions and matrices a backend may run at its own
+    /// precision, in order: all but the input layer and the heads' last
+    /// ones (the most sensitive weights, and a few outputs). The global
+    /// pooling's small matrices run in float everywhere.
+    pub fn middle(&self) -> Vec<Layer<'_>> {
+        fn walk<'a>(blocks: &'a [Block], all: &mut Vec<Layer<'a>>) {
+            for b in blocks {
+                match b {
+                    Block::Ordinary { conv1, conv2, .. } => {
+                        all.extend([Layer::C(conv1), Layer::C(conv2)])
+                    }
+                    Block::GlobalPool {
+                        conv1,
+                        gpool_conv,
+                        conv2,
+                        ..
+                    } => all.extend([Layer::C(conv1), Layer::C(gpool_conv), Layer::C(conv2)]),
+                    Block::Nested {
+                        conv_in,
+                        blocks,
+                        conv_out,
+                        ..
+                    } => {
+                        all.push(Layer::C(conv_in));
+                        walk(blocks, all);
+                        all.push(Layer::C(conv_out));
+                    }
+                    Block::Attention { attention: a, .. } => {
+                        all.extend([&a.q, &a.k, &a.v, &a.out].map(Layer::M))
+                    }
+                    Block::Ffn { w1, gate, w2, .. } => all.extend([w1, gate, w2].map(Layer::M)),
+                }
+            }
+        }
+        let mut all = Vec::new();
+        let (t, p, v) = (&self.trunk, &self.policy, &self.value);
+        walk(&t.blocks, &mut all);
+        all.extend([&p.p1, &p.g1, &v.v1].map(Layer::C));
+        all
     }
 
     /// Multiply-adds one evaluation of a board of `area` points takes.

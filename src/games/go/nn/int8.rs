@@ -46,7 +46,7 @@ pub mod winograd;
 pub use layer::{Kernel, Precision};
 
 use super::desc::Attention;
-use super::desc::{Block, Conv, MatMul, Model};
+use super::desc::{Conv, Layer, MatMul, Model};
 use super::forward::Kernels;
 use dispatch::{quantise_with, run_kernel};
 use layer::{Codes, Finish, QLayer};
@@ -118,7 +118,7 @@ impl Int8 {
             }
             layers[id] = Some(q);
         };
-        for l in coarse(model) {
+        for l in model.middle() {
             put(l, precision != Precision::Eight);
         }
         for c in [&model.trunk.conv, &model.policy.p2, &model.value.ownership] {
@@ -236,50 +236,6 @@ impl Int8 {
             }
         })
     }
-}
-
-enum Layer<'a> {
-    C(&'a Conv),
-    M(&'a MatMul),
-}
-
-/// The layers of `model` that run at the backend's precision: all but
-/// the input layer and the heads' last ones, which are in 16 bits.
-fn coarse(model: &Model) -> Vec<Layer<'_>> {
-    fn walk<'a>(blocks: &'a [Block], all: &mut Vec<Layer<'a>>) {
-        for b in blocks {
-            match b {
-                Block::Ordinary { conv1, conv2, .. } => {
-                    all.extend([Layer::C(conv1), Layer::C(conv2)])
-                }
-                Block::GlobalPool {
-                    conv1,
-                    gpool_conv,
-                    conv2,
-                    ..
-                } => all.extend([Layer::C(conv1), Layer::C(gpool_conv), Layer::C(conv2)]),
-                Block::Nested {
-                    conv_in,
-                    blocks,
-                    conv_out,
-                    ..
-                } => {
-                    all.push(Layer::C(conv_in));
-                    walk(blocks, all);
-                    all.push(Layer::C(conv_out));
-                }
-                Block::Attention { attention: a, .. } => {
-                    all.extend([&a.q, &a.k, &a.v, &a.out].map(Layer::M))
-                }
-                Block::Ffn { w1, gate, w2, .. } => all.extend([w1, gate, w2].map(Layer::M)),
-            }
-        }
-    }
-    let mut all = Vec::new();
-    let (t, p, v) = (&model.trunk, &model.policy, &model.value);
-    walk(&t.blocks, &mut all);
-    all.extend([&p.p1, &p.g1, &v.v1].map(Layer::C));
-    all
 }
 
 impl Kernels for Int8 {

@@ -1,7 +1,7 @@
-//! Which backend computes a network: float32 (the reference) or one of the
-//! integer kernels ([`Kernel`]), the fastest this CPU runs unless
-//! `TENGEN_NET_PATH` names another (tests and benches run each path on one
-//! machine). The search never knows which one ran.
+//! Which backend computes a network: float32 (the reference), bf16 on AMX
+//! tiles, or one of the integer kernels ([`Kernel`]), the fastest this
+//! CPU runs unless `TENGEN_NET_PATH` names another (tests and benches run
+//! each path on one machine). The search never knows which one ran.
 
 use super::int8::Kernel;
 use crate::deps::log;
@@ -10,6 +10,8 @@ use std::fmt;
 /// A way to compute a network's convolutions and matrices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
+    /// bf16 on AMX tiles ([`super::amx`]).
+    Amx,
     Float,
     Int8(Kernel),
 }
@@ -19,10 +21,12 @@ pub const VARIABLE: &str = "TENGEN_NET_PATH";
 
 impl Path {
     /// Every path, the preferred first where the CPU runs it: on the
-    /// AVX-512 VNNI Xeon of docs/network.md each integer kernel is faster
-    /// than float, in this order (its figures are there); the scalar
-    /// integer kernel is the reference, for tests.
-    pub const ALL: [Path; 5] = [
+    /// Xeons of docs/network.md each is faster than the next (AMX where
+    /// the CPU and the OS have it, then each integer kernel, then float;
+    /// its figures are there); the scalar integer kernel is the
+    /// reference, for tests.
+    pub const ALL: [Path; 6] = [
+        Path::Amx,
         Path::Int8(Kernel::Vnni512),
         Path::Int8(Kernel::Vnni256),
         Path::Int8(Kernel::Avx2),
@@ -33,6 +37,7 @@ impl Path {
     /// The name `TENGEN_NET_PATH` and the bench use.
     pub fn name(self) -> &'static str {
         match self {
+            Path::Amx => "amx",
             Path::Float => "float",
             Path::Int8(k) => k.name(),
         }
@@ -46,6 +51,7 @@ impl Path {
     /// Whether this CPU can run the path.
     pub fn runs_here(self) -> bool {
         match self {
+            Path::Amx => super::amx::runs_here(),
             Path::Float => true,
             Path::Int8(k) => k.runs_here(),
         }

@@ -3,7 +3,7 @@
 //! attention too; the whole backend stays near float on the tiny models
 //! of every kind; a coded file's codes come back exactly.
 
-use super::super::desc::Model;
+use super::super::desc::{Block, Model};
 use super::super::forward::{self, Kernels};
 use super::super::tests::{tiny_models, Build, Numbers};
 use super::super::{float::Float, inputs, read, write};
