@@ -119,6 +119,21 @@ pub struct Attention {
     pub rope: Rope,
 }
 
+impl Attention {
+    /// The floats a point of the queries, the keys, the values and the
+    /// output take: every head's, the keys' and values' shared by
+    /// `heads / kv_heads` of them.
+    pub fn widths(&self) -> (usize, usize, usize, usize) {
+        let (qd, vd) = (self.q_dim, self.v_dim);
+        (
+            self.heads * qd,
+            self.kv_heads * qd,
+            self.kv_heads * vd,
+            self.heads * vd,
+        )
+    }
+}
+
 /// A block of the trunk or of a nested block, each adding to its input.
 /// (A model holds a few dozen, read once: their sizes do not matter.)
 #[allow(clippy::large_enum_variant)]

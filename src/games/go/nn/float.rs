@@ -79,12 +79,7 @@ impl Kernels for Float {
 #[inline(always)]
 fn attention(at: &Attention, q: &[f32], k: &[f32], v: &[f32], out: &mut [f32], area: usize) {
     let (qd, vd) = (at.q_dim, at.v_dim);
-    let (qn, kn, vn, on) = (
-        at.heads * qd,
-        at.kv_heads * qd,
-        at.kv_heads * vd,
-        at.heads * vd,
-    );
+    let (qn, kn, vn, on) = at.widths();
     let scale = 1.0 / (qd as f32).sqrt();
     let group = at.heads / at.kv_heads;
     let (mut kt, mut scores) = (vec![0.0f32; qd * area], vec![0.0f32; area]);

@@ -52,11 +52,7 @@ pub trait Kernels {
 /// [`Kernels::attention`] in float, as KataGo's CPU backend: each query's
 /// softmax over every point's key, then the mix of their values.
 pub fn attention(at: &Attention, q: &[f32], k: &[f32], v: &[f32], out: &mut [f32], area: usize) {
-    let (qn, kn, vn) = (
-        at.heads * at.q_dim,
-        at.kv_heads * at.q_dim,
-        at.kv_heads * at.v_dim,
-    );
+    let (qn, kn, vn, _) = at.widths();
     let scale = 1.0 / (at.q_dim as f32).sqrt();
     let group = at.heads / at.kv_heads;
     let mut scores = vec![0.0f32; area];
@@ -301,11 +297,7 @@ impl Pass<'_> {
         let [a, b, d] = bufs;
         let t = sized(a, c * area);
         rms_norm(x, &at.norm, t);
-        let (qn, kn, vn) = (
-            at.heads * at.q_dim,
-            at.kv_heads * at.q_dim,
-            at.kv_heads * at.v_dim,
-        );
+        let (qn, kn, vn, _) = at.widths();
         let qkv = sized(b, (qn + kn + vn) * area);
         let (q, rest) = qkv.split_at_mut(qn * area);
         let (k, v) = rest.split_at_mut(kn * area);

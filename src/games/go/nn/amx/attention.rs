@@ -53,12 +53,7 @@ pub unsafe fn run(
     area: usize,
 ) {
     let (qd, vd) = (at.q_dim, at.v_dim);
-    let (qn, kn, vn, on) = (
-        at.heads * qd,
-        at.kv_heads * qd,
-        at.kv_heads * vd,
-        at.heads * vd,
-    );
+    let (qn, kn, vn, on) = at.widths();
     assert!(takes(at) && q.len() >= area * qn && k.len() >= area * kn);
     assert!(v.len() >= area * vn && out.len() >= area * on);
     // scores scaled, in powers of two

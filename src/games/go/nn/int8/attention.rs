@@ -257,12 +257,7 @@ fn heads(
     points: usize,
 ) {
     let (qd, vd) = (at.q_dim, at.v_dim);
-    let (qn, kn, vn, on) = (
-        at.heads * qd,
-        at.kv_heads * qd,
-        at.kv_heads * vd,
-        at.heads * vd,
-    );
+    let (qn, kn, vn, on) = at.widths();
     let (qtop, ptop) = (top(qd), top(points));
     for kvh in 0..at.kv_heads {
         let kl = keys(s, k, (kn, kvh * qd, qd), points);
