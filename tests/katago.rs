@@ -199,3 +199,55 @@ fn the_gtp_answer_has_katagos_form() {
         }
     }
 }
+
+/// The likeliest move of a `kata-raw-nn` answer's numbers (a point, or
+/// the pass as one past them), and its white win rate.
+fn top_and_win(numbers: &[(String, Vec<f32>)]) -> (usize, f32) {
+    let get = |k: &str| &numbers.iter().find(|(key, _)| key == k).expect(k).1;
+    let mut moves = get("policy").clone();
+    moves.push(get("policyPass")[0]);
+    let top = (0..moves.len())
+        .filter(|&i| !moves[i].is_nan())
+        .max_by(|&a, &b| moves[a].total_cmp(&moves[b]))
+        .expect("a legal move");
+    (top, get("whiteWin")[0])
+}
+
+#[test]
+fn every_fast_path_keeps_katagos_top_moves() {
+    // the integer and AMX paths round (8- and 16-bit codes, bf16): on
+    // KataGo's own positions they keep its likeliest move and win rate
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/tests/data/katago/g170-b6c96.txt")).unwrap();
+    let cases = cases(&text);
+    let file = format!("{root}/data/nets/katago/g170-b6c96-s175395328-d26788732.bin.gz");
+    for path in Path::ALL {
+        if path == Path::Float || !path.runs_here() {
+            continue;
+        }
+        let net = model::load(&file).unwrap().with_path(path);
+        let mut agree = 0;
+        for case in &cases {
+            let mut game = Game::new(case.size, case.size, 7.5);
+            for (c, v) in &case.moves {
+                game.set_to_move(*c);
+                game.play(coord::from_gtp(game.board(), v).unwrap())
+                    .unwrap();
+            }
+            let e = net.evaluate_at(&nn::position(&game), case.symmetry, case.optimism);
+            let (want, win) = top_and_win(&numbers(&case.answer, case.size));
+            let (got, ours) = top_and_win(&ours(&e, case.symmetry));
+            agree += (want == got) as usize;
+            assert!(
+                (win - ours).abs() < 0.03,
+                "{path}: win rate {ours} against KataGo's {win}"
+            );
+        }
+        println!("{path}: {agree} of {} top moves", cases.len());
+        assert!(
+            agree + 1 >= cases.len(),
+            "{path}: {agree} of {} top moves",
+            cases.len()
+        );
+    }
+}
