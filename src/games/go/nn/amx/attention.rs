@@ -115,7 +115,7 @@ pub unsafe fn run(
 /// `2^((x - top) * scale)` of the scores `row` (`top` the largest of
 /// its first `n`) into `to` in bf16, zeros past `n`; returns the sum of
 /// what `to` holds. In whole vectors of 16 lanes, those past `n` masked,
-/// 2^x as [`crate::games::go::nn::forward::act::exp2`] takes it (written out: the compiler kept the
+/// 2^x by [`crate::games::go::nn::forward::act::exp2`]'s polynomial (written out: the compiler kept the
 /// sums in memory, a chain of stores and loads).
 ///
 /// # Safety
@@ -129,13 +129,22 @@ unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
         let left = n.saturating_sub(c * 16).min(16);
         ((1u32 << left) - 1) as __mmask16
     };
-    let mut m = _mm512_set1_ps(f32::NEG_INFINITY);
-    for c in 0..row.len() / 16 {
+    // two chains of maxima, each half as long
+    let (mut m0, mut m1) = (
+        _mm512_set1_ps(f32::NEG_INFINITY),
+        _mm512_set1_ps(f32::NEG_INFINITY),
+    );
+    let vectors = row.len() / 16;
+    for c in (0..vectors).step_by(2) {
         let v = _mm512_loadu_ps(row.as_ptr().add(c * 16));
-        m = _mm512_mask_max_ps(m, lanes(c), m, v);
+        m0 = _mm512_mask_max_ps(m0, lanes(c), m0, v);
+        if c + 1 < vectors {
+            let v = _mm512_loadu_ps(row.as_ptr().add(c * 16 + 16));
+            m1 = _mm512_mask_max_ps(m1, lanes(c + 1), m1, v);
+        }
     }
-    let top = _mm512_set1_ps(_mm512_reduce_max_ps(m));
-    let (sc, big) = (_mm512_set1_ps(scale), _mm512_set1_ps(12582912.0));
+    let top = _mm512_set1_ps(_mm512_reduce_max_ps(_mm512_max_ps(m0, m1)));
+    let sc = _mm512_set1_ps(scale);
     let poly = [
         0.009_618_1,
         0.055_504_1,
@@ -151,20 +160,14 @@ unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
             _mm512_mul_ps(_mm512_sub_ps(x, top), sc),
             _mm512_set1_ps(-100.0),
         );
-        let r = _mm512_add_ps(y, big);
-        let f = _mm512_sub_ps(y, _mm512_sub_ps(r, big));
+        // y = n + f, |f| <= 1/2; 2^f by the polynomial, times 2^n by vscalefps
+        let n = _mm512_roundscale_ps::<0x08>(y);
+        let f = _mm512_sub_ps(y, n);
         let mut p = poly[0];
         for k in &poly[1..] {
             p = _mm512_fmadd_ps(p, f, *k);
         }
-        let e = _mm512_slli_epi32(
-            _mm512_add_epi32(
-                _mm512_sub_epi32(_mm512_castps_si512(r), _mm512_set1_epi32(0x4b40_0000)),
-                _mm512_set1_epi32(127),
-            ),
-            23,
-        );
-        let e = _mm512_maskz_mul_ps(lanes(c), p, _mm512_castsi512_ps(e));
+        let e = _mm512_maskz_scalef_ps(lanes(c), p, n);
         let b: __m256i = std::mem::transmute(_mm512_cvtneps_pbh(e));
         _mm256_storeu_si256(to.as_mut_ptr().add(c * 16).cast(), b);
         let back = _mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16);
