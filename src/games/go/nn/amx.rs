@@ -148,8 +148,8 @@ impl Kernels for Amx {
         if conv.ky * conv.kx == 1 {
             return self.rows(&[p], input, &mut [out], w * h, add);
         }
-        let window = SCRATCH.with(|s| std::mem::take(&mut s.borrow_mut().window));
-        let mut window = window;
+        // (the buffer taken out: `rows` borrows the scratch again)
+        let mut window = SCRATCH.with(|s| std::mem::take(&mut s.borrow_mut().window));
         windows(conv, input, (w, h), &mut window);
         self.rows(&[p], &window, &mut [out], w * h, add);
         SCRATCH.with(|s| s.borrow_mut().window = window);

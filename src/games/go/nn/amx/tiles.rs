@@ -23,8 +23,9 @@ pub const K_STEP: usize = 32;
 const SPAN_BYTES: usize = 24 << 10;
 
 /// Whether this CPU and its OS run AMX with bf16: cpuid's AMX-TILE and
-/// AMX-BF16 with AVX-512 BW and BF16 (for the conversions), and Linux granting the
-/// process the tile data (`arch_prctl(ARCH_REQ_XCOMP_PERM)`), asked once.
+/// AMX-BF16 with AVX-512 BW and BF16 (for the conversions), and Linux
+/// granting the process the tile data (`arch_prctl(ARCH_REQ_XCOMP_PERM)`),
+/// asked once. Using a tile before that grant kills the process (SIGILL).
 pub fn available() -> bool {
     static OK: OnceLock<bool> = OnceLock::new();
     *OK.get_or_init(|| {
@@ -35,8 +36,8 @@ pub fn available() -> bool {
             // SAFETY: cpuid exists on every x86_64 CPU
             let id = unsafe { std::arch::x86_64::__cpuid_count(7, 0) };
             let (bf16, tile) = (id.edx >> 22 & 1 == 1, id.edx >> 24 & 1 == 1);
-            // SAFETY: a system call that only sets a permission
             let vectors = has!("avx512f") && has!("avx512bw") && has!("avx512bf16");
+            // SAFETY: a system call that only sets a permission
             bf16 && tile && vectors && unsafe { request() }
         }
         #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
