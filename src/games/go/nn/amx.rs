@@ -18,13 +18,13 @@ mod tests;
 
 use super::desc::{Attention, Conv, Layer, MatMul, Model};
 use super::forward::Kernels;
-use super::int8::{Int8, Kernel};
+use super::int8::{Int8, Kernel, Precision};
 use std::cell::RefCell;
 use tiles::{Packed, ROWS};
 
 /// The AMX backend of a model.
 pub struct Amx {
-    /// The layers left to 8 bits, and attention.
+    /// The layers left to the integers (only those), and attention.
     rest: Int8,
     /// The matrices and the convolutions not 3x3 (weights by window
     /// position and input, then output), under their ids.
@@ -73,10 +73,11 @@ impl Amx {
                 _ => {}
             }
         }
-        Amx {
-            rest: Int8::new(model, Kernel::Vnni512),
-            mats,
-        }
+        let precision = Precision::for_model(model);
+        let rest = Int8::leaving(model, Kernel::Vnni512, precision, &|id| {
+            got(&mats, id).is_some()
+        });
+        Amx { rest, mats }
     }
 
     /// Each of `ps` applied to the `m` rows of `input` into the matching

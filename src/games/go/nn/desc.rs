@@ -310,6 +310,16 @@ pub enum Layer<'a> {
     M(&'a MatMul),
 }
 
+impl Layer<'_> {
+    /// The layer's id ([`Conv::id`]).
+    pub fn id(&self) -> usize {
+        match self {
+            Layer::C(c) => c.id,
+            Layer::M(m) => m.id,
+        }
+    }
+}
+
 impl Model {
     /// Channels of the policy output (see [`PolicyHead::p2`]).
     pub fn policy_channels(&self) -> usize {

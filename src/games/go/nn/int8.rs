@@ -87,6 +87,17 @@ impl Int8 {
     /// any codes) and the heads' last layers (a few outputs: little work)
     /// in 16 bits whatever it is.
     pub fn with_precision(model: &Model, kernel: Kernel, precision: Precision) -> Int8 {
+        Int8::leaving(model, kernel, precision, &|_| false)
+    }
+
+    /// [`Int8::with_precision`] without the layers whose ids `taken`
+    /// names (another backend runs them; asking this one for them panics).
+    pub fn leaving(
+        model: &Model,
+        kernel: Kernel,
+        precision: Precision,
+        taken: &dyn Fn(usize) -> bool,
+    ) -> Int8 {
         assert!(
             kernel.runs_here(),
             "{} does not run on this CPU",
@@ -95,6 +106,9 @@ impl Int8 {
         let mut layers: Vec<Option<QLayer>> = Vec::new();
         let mut wino = Vec::new();
         let mut put = |l: Layer, fine: bool| {
+            if taken(l.id()) {
+                return;
+            }
             let (id, q) = match l {
                 Layer::C(c) => {
                     assert!(
