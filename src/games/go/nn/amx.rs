@@ -17,7 +17,7 @@ pub mod tiles;
 mod tests;
 
 use super::desc::{Attention, Conv, Layer, MatMul, Model};
-use super::forward::Kernels;
+use super::forward::{sized, Kernels};
 use super::int8::{Int8, Kernel, Precision};
 use std::cell::RefCell;
 use tiles::{Packed, ROWS};
@@ -89,10 +89,7 @@ impl Amx {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             let rows = m.next_multiple_of(ROWS);
-            if s.a.len() < rows * kp {
-                s.a.resize(rows * kp, 0);
-            }
-            let a = &mut s.a[..rows * kp];
+            let a = sized(&mut s.a, rows * kp);
             // SAFETY: `runs_here` said yes when the backend was made
             unsafe {
                 for (x, to) in input.chunks_exact(k).zip(a.chunks_exact_mut(kp)).take(m) {
@@ -104,9 +101,6 @@ impl Amx {
             for (p, out) in ps.iter().zip(outs.iter_mut()) {
                 let n = p.n;
                 assert!(out.len() >= m * n);
-                if s.tail.len() < ROWS * n {
-                    s.tail.resize(ROWS * n, 0.0);
-                }
                 // SAFETY: as above; `a` holds `rows` rows of `kp`, `out`
                 // `full` tiles of rows of `n`, `tail` one
                 unsafe {
@@ -114,7 +108,7 @@ impl Amx {
                     tiles::gemm(&on, a.as_ptr(), full, p, out.as_mut_ptr(), n, add);
                     if left > 0 {
                         let done = full * ROWS;
-                        let tail = &mut s.tail[..ROWS * n];
+                        let tail = sized(&mut s.tail, ROWS * n);
                         if add {
                             tail[..left * n].copy_from_slice(&out[done * n..m * n]);
                         }

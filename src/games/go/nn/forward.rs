@@ -132,10 +132,11 @@ struct Pass<'a> {
     h: usize,
 }
 
-/// `buf` holding at least `n` values.
-fn sized(buf: &mut Vec<f32>, n: usize) -> &mut [f32] {
+/// `buf` holding at least `n` values (grown once, kept by a thread's
+/// scratch): its first `n`.
+pub fn sized<V: Copy + Default>(buf: &mut Vec<V>, n: usize) -> &mut [V] {
     if buf.len() < n {
-        buf.resize(n, 0.0);
+        buf.resize(n, V::default());
     }
     &mut buf[..n]
 }

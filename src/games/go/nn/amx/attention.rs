@@ -6,6 +6,7 @@
 
 use super::tiles::{self, gemm, On, Packed, ROWS};
 use crate::games::go::nn::desc::Attention;
+use crate::games::go::nn::forward::sized;
 
 /// A thread's buffers, grown once.
 #[derive(Default)]
@@ -26,14 +27,6 @@ pub struct Scratch {
 /// transformer nets' 32 and 64).
 pub fn takes(at: &Attention) -> bool {
     at.v_dim.is_multiple_of(ROWS) && at.heads.is_multiple_of(at.kv_heads.max(1))
-}
-
-/// `buf` holding at least `n` values.
-fn sized<V: Copy + Default>(buf: &mut Vec<V>, n: usize) -> &mut [V] {
-    if buf.len() < n {
-        buf.resize(n, V::default());
-    }
-    &mut buf[..n]
 }
 
 /// Attention of `at`'s heads over `area` points, as

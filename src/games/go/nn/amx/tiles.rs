@@ -305,10 +305,10 @@ pub unsafe fn gemm(
                 let w0 = b.w.as_ptr().add(col * steps * 512).cast::<u8>();
                 let w1 = w0.wrapping_add(steps * 1024);
                 if two && twoc {
-                    // the common case without branches: both inputs, both weights, four products
-                    // each tile reloaded for the next step as soon as its
-                    // last product of this one is issued (tiles are not
-                    // renamed: a load waits for the products reading it)
+                    // the common case, without branches: each tile reloaded
+                    // for the next step as soon as its last product of this
+                    // one is issued (tiles are not renamed: a load waits for
+                    // the products reading it)
                     load::<4>(a0, lda);
                     load::<6>(w0, 64);
                     load::<5>(a1, lda);
