@@ -1,14 +1,13 @@
 //! The bf16 backend on Intel AMX (Sapphire Rapids and later): the
-//! matrices, the convolutions other than 3x3 (the 1x1 ones, the 5x5
-//! input layer, as one matrix product over each point's window) and
-//! attention ([`attention`]) as bf16 products summed in f32 on the tile
-//! unit ([`tiles`]). bf16 keeps each value's own exponent, so a layer
-//! needs no scales and no integer bounds. The 3x3 layers run on the
-//! 8-bit backend's VNNI-512 kernel (Winograd F(4x4) in 16-bit integers,
-//! which every AMX CPU has): F(4x4)'s transforms amplify bf16's rounding
-//! of their weights to 4 % of the outputs' range, and its weights, four
-//! times the layer's, stream from L3 at any precision. So do the heads'
-//! last layers, whose outputs are not whole tiles of 16.
+//! matrices, the convolutions of odd sides (3x3, 1x1, the 5x5 input
+//! layer; each window position a step over the board's rows shifted to
+//! it, [`shifted`]) and attention ([`attention`]) as bf16 products summed
+//! in f32 on the tile unit ([`tiles`]). bf16 keeps each value's own
+//! exponent, so a layer needs no scales and no integer bounds. The heads'
+//! last layers, whose outputs are not whole tiles of 16, run on the 8-bit
+//! backend's VNNI-512 kernel, which every AMX CPU has. (Winograd in bf16
+//! was tried for the 3x3 layers: its transforms amplify bf16's rounding
+//! of the weights to 4 % of the outputs' range.)
 
 pub mod attention;
 pub mod tiles;
@@ -20,7 +19,7 @@ use super::desc::{Attention, Conv, Layer, MatMul, Model};
 use super::forward::{sized, Kernels};
 use super::int8::{Int8, Kernel, Precision};
 use std::cell::RefCell;
-use tiles::{Packed, ROWS};
+use tiles::{Packed, K_STEP, ROWS};
 
 /// The AMX backend of a model.
 pub struct Amx {
@@ -38,8 +37,8 @@ struct Scratch {
     a: Vec<u16>,
     /// The last rows' sums, when the rows are not whole tiles.
     tail: Vec<f32>,
-    /// A convolution's inputs, a point's window a row.
-    window: Vec<f32>,
+    /// A convolution's sums over its padded board.
+    sums: Vec<f32>,
     att: attention::Scratch,
 }
 
@@ -63,9 +62,25 @@ impl Amx {
             // nets); 3x3 layers to the integer Winograd
             let whole = |cout: usize| cout.is_multiple_of(ROWS);
             match l {
-                Layer::C(c) if whole(c.cout) && c.dilation == (1, 1) && (c.ky, c.kx) != (3, 3) => {
-                    let k = c.ky * c.kx * c.cin;
-                    put(&mut mats, c.id, Packed::new(k, c.cout, &c.w));
+                Layer::C(c)
+                    if whole(c.cout) && c.dilation == (1, 1) && c.ky % 2 == 1 && c.kx % 2 == 1 =>
+                {
+                    // a window position's inputs padded to whole steps
+                    // (a 1x1 layer's rows are the points as they are)
+                    let kp = match c.ky * c.kx {
+                        1 => c.cin,
+                        _ => c.cin.next_multiple_of(K_STEP),
+                    };
+                    let mut p = Packed::new(0, 0, &[]);
+                    p.refill_with(c.ky * c.kx * kp, c.cout, |ki, ni| {
+                        let (pos, i) = (ki / kp, ki % kp);
+                        if i < c.cin {
+                            c.w[(pos * c.cin + i) * c.cout + ni]
+                        } else {
+                            0.0
+                        }
+                    });
+                    put(&mut mats, c.id, p);
                 }
                 Layer::M(m) if whole(m.cout) => {
                     put(&mut mats, m.id, Packed::new(m.cin, m.cout, &m.w))
@@ -137,17 +152,15 @@ fn got<V>(all: &[Option<V>], id: usize) -> Option<&V> {
 
 impl Kernels for Amx {
     fn conv(&self, conv: &Conv, input: &[f32], out: &mut [f32], w: usize, h: usize, add: bool) {
-        let Some(p) = got(&self.mats, conv.id) else {
-            return self.rest.conv(conv, input, out, w, h, add);
-        };
-        if conv.ky * conv.kx == 1 {
-            return self.rows(&[p], input, &mut [out], w * h, add);
+        match got(&self.mats, conv.id) {
+            Some(p) if conv.ky * conv.kx == 1 => self.rows(&[p], input, &mut [out], w * h, add),
+            Some(p) => SCRATCH.with(|s| {
+                let s = &mut *s.borrow_mut();
+                // SAFETY: `runs_here` said yes when the backend was made
+                unsafe { shifted(conv, p, s, input, out, (w, h), add) }
+            }),
+            None => self.rest.conv(conv, input, out, w, h, add),
         }
-        // (the buffer taken out: `rows` borrows the scratch again)
-        let mut window = SCRATCH.with(|s| std::mem::take(&mut s.borrow_mut().window));
-        windows(conv, input, (w, h), &mut window);
-        self.rows(&[p], &window, &mut [out], w * h, add);
-        SCRATCH.with(|s| s.borrow_mut().window = window);
     }
 
     fn matmul(&self, m: &MatMul, input: &[f32], out: &mut [f32], points: usize) {
@@ -182,26 +195,60 @@ impl Kernels for Amx {
     }
 }
 
-/// Each point's `conv.ky` x `conv.kx` window of `x` (`conv.cin` floats a
-/// point of a `w` x `h` board, zeros off it) into `to`, a point a row, in
-/// the order of the weights: window position, then input.
-fn windows(conv: &Conv, x: &[f32], (w, h): (usize, usize), to: &mut Vec<f32>) {
-    let (cin, ky, kx) = (conv.cin, conv.ky, conv.kx);
-    let row = ky * kx * cin;
-    to.clear();
-    to.resize(w * h * row, 0.0);
-    for (p, r) in to.chunks_exact_mut(row).enumerate() {
-        let (y, xx) = (p / w, p % w);
-        for dy in 0..ky {
-            let Some(sy) = (y + dy).checked_sub(ky / 2).filter(|&v| v < h) else {
-                continue;
-            };
-            for dx in 0..kx {
-                let Some(sx) = (xx + dx).checked_sub(kx / 2).filter(|&v| v < w) else {
-                    continue;
-                };
-                r[(dy * kx + dx) * cin..][..cin].copy_from_slice(&x[(sy * w + sx) * cin..][..cin]);
-            }
+/// `conv` (packed in `p`) over the `w` x `h` board `x` into `out`, added
+/// to what it holds when `add`. The board goes to bf16 once, a point a
+/// row of `conv.cin` rounded up to a step, each board row led by
+/// `conv.kx / 2` rows of zeros, which are also the previous board row's
+/// right margin, with `conv.ky / 2` board rows of zeros above and below.
+/// The product runs over every row of that padded board, margins too
+/// (`kx / 2` in `w + kx / 2` wasted), each window position's step reading
+/// the same rows shifted by its offset; the margins' sums are dropped.
+///
+/// # Safety
+/// [`tiles::available`] must have said yes.
+unsafe fn shifted(
+    conv: &Conv,
+    p: &Packed,
+    s: &mut Scratch,
+    x: &[f32],
+    out: &mut [f32],
+    (w, h): (usize, usize),
+    add: bool,
+) {
+    let (cin, n) = (conv.cin, p.n);
+    let kp = cin.next_multiple_of(K_STEP);
+    let (py, px) = (conv.ky / 2, conv.kx / 2);
+    assert!(p.k == conv.ky * conv.kx * kp && p.n == p.n_pad);
+    assert!(x.len() >= w * h * cin && out.len() >= w * h * n);
+    let wp = w + px;
+    let tiles = (h * wp).div_ceil(ROWS);
+    // padded row of point (y, x): px + (py + y) * wp + px + x; the
+    // products' row i is padded row px + py * wp + i
+    let a = sized(&mut s.a, (tiles * ROWS + 2 * (py * wp + px)) * kp);
+    a.fill(0);
+    for y in 0..h {
+        for xx in 0..w {
+            let row = px + (py + y) * wp + px + xx;
+            tiles::to_bf16(&x[(y * w + xx) * cin..][..cin], &mut a[row * kp..][..kp]);
+        }
+    }
+    let cbs = kp / K_STEP;
+    let step = |st: usize| {
+        let (pos, cb) = (st / cbs, st % cbs);
+        let (dy, dx) = ((pos / conv.kx) as isize, (pos % conv.kx) as isize);
+        let rows = (dy - py as isize) * wp as isize + dx - px as isize;
+        rows * kp as isize + (cb * K_STEP) as isize
+    };
+    let sums = sized(&mut s.sums, tiles * ROWS * n);
+    let on = tiles::On::new();
+    let from = a.as_ptr().add((px + py * wp) * kp);
+    tiles::gemm_by(&on, from, kp, step, tiles, p, sums.as_mut_ptr(), n, false);
+    for (y, o) in out.chunks_exact_mut(w * n).take(h).enumerate() {
+        let got = &sums[(y * wp + px) * n..][..w * n];
+        if add {
+            o.iter_mut().zip(got).for_each(|(o, g)| *o += g);
+        } else {
+            o.copy_from_slice(got);
         }
     }
 }

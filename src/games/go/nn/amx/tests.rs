@@ -118,14 +118,18 @@ fn tile_products_are_the_plain_sums() {
 }
 
 #[test]
-fn convolutions_by_window_are_the_float_ones() {
+fn convolutions_are_the_float_ones() {
     if !runs_here() {
         return;
     }
     let mut b = Build::new(3);
-    // (side, inputs, outputs, board): the 5x5 input layer, 1x1s, odd boards
+    // (side, inputs, outputs, board): the 5x5 input layer, 3x3s (inputs
+    // of whole steps and not), 1x1s, odd boards
     for (k, cin, cout, (w, h)) in [
         (5, 22, 96, (19, 19)),
+        (3, 96, 96, (19, 19)),
+        (3, 40, 32, (7, 5)),
+        (3, 64, 48, (1, 1)),
         (1, 40, 32, (9, 9)),
         (5, 3, 16, (7, 4)),
     ] {

@@ -260,8 +260,33 @@ mod ops {
 /// `on` for this thread; `a` and `c` that many rows; `ldc >= b.n_pad`.
 #[cfg(target_arch = "x86_64")]
 pub unsafe fn gemm(
+    on: &On,
+    a: *const u16,
+    tiles: usize,
+    b: &Packed,
+    c: *mut f32,
+    ldc: usize,
+    add: bool,
+) {
+    let k = b.k_pad;
+    gemm_by(on, a, k, |s| (s * K_STEP) as isize, tiles, b, c, ldc, add)
+}
+
+/// [`gemm`] with step `s`'s input tile at `a + step(s)` (in bf16 values
+/// from each tile of rows' first), rows `lda` apart: a convolution's
+/// steps read the rows of a padded board shifted to each window
+/// position, with no copy of each point's window.
+///
+/// # Safety
+/// As [`gemm`], every row `a` and `step` reach within one allocation.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub unsafe fn gemm_by(
     _on: &On,
     a: *const u16,
+    lda: usize,
+    step: impl Fn(usize) -> isize,
     tiles: usize,
     b: &Packed,
     c: *mut f32,
@@ -271,14 +296,15 @@ pub unsafe fn gemm(
     use ops::*;
     assert!(ldc >= b.n_pad);
     let (steps, cols) = (b.k_pad / K_STEP, b.n_pad / 16);
-    let (lda, ldcb) = (b.k_pad * 2, ldc * 4);
+    let (lda, ldcb) = (lda * 2, ldc * 4);
+    let at = |p: *const u8, s: usize| p.wrapping_offset(step(s) * 2);
     // the weights of a span of output tiles (to 24 KB) stay in L1 while
     // every pair of input tiles passes, each pair kept for the span
     let span = (SPAN_BYTES / (steps * 1024)).max(2) & !1;
     for first in (0..cols).step_by(span) {
         for r in (0..tiles).step_by(2) {
             let two = r + 1 < tiles;
-            let a0 = a.add(r * ROWS * b.k_pad).cast::<u8>();
+            let a0 = a.cast::<u8>().add(r * ROWS * lda);
             let a1 = a0.wrapping_add(ROWS * lda);
             for col in (first..cols.min(first + span)).step_by(2) {
                 let twoc = col + 1 < cols;
@@ -309,16 +335,16 @@ pub unsafe fn gemm(
                     // for the next step as soon as its last product of this
                     // one is issued (tiles are not renamed: a load waits for
                     // the products reading it)
-                    load::<4>(a0, lda);
+                    load::<4>(at(a0, 0), lda);
                     load::<6>(w0, 64);
-                    load::<5>(a1, lda);
+                    load::<5>(at(a1, 0), lda);
                     load::<7>(w1, 64);
                     for s in 1..=steps {
                         let more = s < steps;
                         dot::<0, 4, 6>();
                         dot::<1, 4, 7>();
                         if more {
-                            load::<4>(a0.add(s * 64), lda);
+                            load::<4>(at(a0, s), lda);
                         }
                         dot::<2, 5, 6>();
                         if more {
@@ -326,11 +352,12 @@ pub unsafe fn gemm(
                         }
                         dot::<3, 5, 7>();
                         if more {
-                            load::<5>(a1.add(s * 64), lda);
+                            load::<5>(at(a1, s), lda);
                             load::<7>(w1.add(s * 1024), 64);
                         }
                     }
                 } else {
+                    let (a0, a1) = (|s| at(a0, s), |s| at(a1, s));
                     edge(a0, a1, w0, w1, lda, steps, two, twoc);
                 }
                 store::<0>(c0, ldcb);
@@ -353,8 +380,8 @@ pub unsafe fn gemm(
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 unsafe fn edge(
-    a0: *const u8,
-    a1: *const u8,
+    a0: impl Fn(usize) -> *const u8,
+    a1: impl Fn(usize) -> *const u8,
     w0: *const u8,
     w1: *const u8,
     lda: usize,
@@ -364,7 +391,7 @@ unsafe fn edge(
 ) {
     use ops::*;
     for s in 0..steps {
-        load::<4>(a0.add(s * 64), lda);
+        load::<4>(a0(s), lda);
         load::<6>(w0.add(s * 1024), 64);
         dot::<0, 4, 6>();
         if twoc {
@@ -372,7 +399,7 @@ unsafe fn edge(
             dot::<1, 4, 7>();
         }
         if two {
-            load::<5>(a1.wrapping_add(s * 64), lda);
+            load::<5>(a1(s), lda);
             dot::<2, 5, 6>();
             if twoc {
                 dot::<3, 5, 7>();
