@@ -132,13 +132,27 @@ struct Pass<'a> {
     h: usize,
 }
 
-/// `buf` holding at least `n` values (grown once, kept by a thread's
-/// scratch): its first `n`.
+/// `n` values of `buf` (grown once, kept by a thread's scratch) from its
+/// first 64-byte boundary: AMX's tile loads and stores run five times
+/// slower across cache lines, and AVX-512's vectors cross fewer of them.
+/// What the slice held is kept when `buf` grows.
 pub fn sized<V: Copy + Default>(buf: &mut Vec<V>, n: usize) -> &mut [V] {
-    if buf.len() < n {
-        buf.resize(n, V::default());
+    let lead = |b: &Vec<V>| match b.as_ptr().align_offset(64) {
+        l if l < 64 => l,
+        _ => 0,
+    };
+    let pad = 64 / std::mem::size_of::<V>().max(1);
+    if buf.len() < n + pad {
+        let (before, held) = (lead(buf), buf.len());
+        buf.resize(n + pad, V::default());
+        let after = lead(buf);
+        if after != before {
+            let kept = held.saturating_sub(before).min(n);
+            buf.copy_within(before..before + kept, after);
+        }
     }
-    &mut buf[..n]
+    let l = lead(buf);
+    &mut buf[l..l + n]
 }
 
 /// KataGo's pooled view of `x` (`c` channels a point over `area`

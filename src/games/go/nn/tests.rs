@@ -423,3 +423,21 @@ fn models_with_inputs_tengen_lacks_are_refused_in_one_line() {
         assert!(e.contains(needle) && !e.contains('\n'), "{e}");
     }
 }
+
+#[test]
+fn scratch_slices_start_on_cache_lines_and_keep_what_they_held() {
+    use super::forward::sized;
+    let mut buf: Vec<f32> = Vec::new();
+    let s = sized(&mut buf, 10);
+    assert_eq!(s.as_ptr() as usize % 64, 0);
+    s.iter_mut().enumerate().for_each(|(i, v)| *v = i as f32);
+    // grown many times (moved, to other alignments), it keeps its values
+    for n in [1000, 5000, 100_000] {
+        let s = sized(&mut buf, n);
+        assert_eq!(s.as_ptr() as usize % 64, 0);
+        assert_eq!(s.len(), n);
+        assert!((0..10).all(|i| s[i] == i as f32), "lost on growing to {n}");
+    }
+    let mut bytes: Vec<u16> = vec![7; 3];
+    assert_eq!(sized(&mut bytes, 33).as_ptr() as usize % 64, 0);
+}

@@ -57,7 +57,7 @@ fn packed_weights_are_where_the_tiles_take_them() {
     let (k, n) = (40, 20);
     let w = floats(&mut r, k * n, -1.0, 1.0);
     let p = Packed::new(k, n, &w);
-    assert_eq!((p.k_pad, p.n_pad, p.w.len()), (64, 32, 64 * 32));
+    assert_eq!((p.k_pad, p.n_pad, p.w().len()), (64, 32, 64 * 32));
     for ki in 0..p.k_pad {
         for ni in 0..p.n_pad {
             let want = if ki < k && ni < n {
