@@ -4,7 +4,7 @@
 //! second product (the values packed as weights). Keys and values are
 //! packed once for the heads that share them.
 
-use super::tiles::{self, gemm, On, Packed, ROWS};
+use super::tiles::{gemm, On, Packed, K_STEP, ROWS};
 use crate::games::go::nn::desc::Attention;
 use crate::games::go::nn::forward::sized;
 
@@ -56,17 +56,17 @@ pub unsafe fn run(
     let (full, left) = (area / ROWS, area % ROWS);
     for kvh in 0..at.kv_heads {
         let kt = sc.kt.get_or_insert_with(|| Packed::new(0, 0, &[]));
-        kt.refill_with(qd, area, |d, j| k[j * kn + kvh * qd + d]);
+        keys(kt, &k[kvh * qd..], kn, qd, area);
         let vp = sc.v.get_or_insert_with(|| Packed::new(0, 0, &[]));
-        vp.refill_with(area, vd, |j, d| v[j * vn + kvh * vd + d]);
+        values(vp, &v[kvh * vd..], vn, vd, area);
         let (np, kp) = (kt.n_pad, vp.k_pad);
         for head in kvh * group..(kvh + 1) * group {
             let a = sized(&mut sc.a, rows * kt.k_pad.max(kp));
             let qa = &mut a[..rows * kt.k_pad];
-            for (i, to) in qa.chunks_exact_mut(kt.k_pad).enumerate().take(area) {
-                tiles::to_bf16(&q[i * qn + head * qd..][..qd], to);
+            for (i, to) in qa.chunks_exact_mut(kt.k_pad).enumerate() {
+                let from = &q[(i * qn + head * qd).min(q.len())..];
+                bf16_row(from, if i < area { qd } else { 0 }, to);
             }
-            qa[area * kt.k_pad..].fill(0);
             let s = sized(&mut sc.s, rows * np);
             let on_ = On::new();
             gemm(
@@ -105,11 +105,108 @@ pub unsafe fn run(
     }
 }
 
+/// Lanes `c * 16 ..` of 16 that are below `n`.
+#[inline(always)]
+fn below(n: usize, c: usize) -> u16 {
+    let left = n.saturating_sub(c * 16).min(16);
+    ((1u32 << left) - 1) as u16
+}
+
+/// The first `n` of `x` into `to` in bf16 (to nearest, ties to even),
+/// zeros past them; `to` whole 64-byte rows.
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW and BF16 (every AMX CPU has them).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
+unsafe fn bf16_row(x: &[f32], n: usize, to: &mut [u16]) {
+    use std::arch::x86_64::*;
+    assert!(x.len() >= n && to.len().is_multiple_of(32) && to.len() >= n);
+    for (c, row) in to.chunks_exact_mut(32).enumerate() {
+        let lo = _mm512_maskz_loadu_ps(below(n, 2 * c), x.as_ptr().wrapping_add(32 * c));
+        let hi = _mm512_maskz_loadu_ps(below(n, 2 * c + 1), x.as_ptr().wrapping_add(32 * c + 16));
+        let b: __m512i = std::mem::transmute(_mm512_cvtne2ps_pbh(hi, lo));
+        _mm512_storeu_si512(row.as_mut_ptr().cast(), b);
+    }
+}
+
+/// `kt` made the keys' transpose, `d` x `area`, from `k` (a point's
+/// `d` values at the start of each `width`): the weights of the scores'
+/// product. A key's values of a step, in bf16, are 16 pairs that go down
+/// a tile's column: one scatter.
+///
+/// # Safety
+/// As [`bf16_row`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
+unsafe fn keys(kt: &mut Packed, k: &[f32], width: usize, d: usize, area: usize) {
+    use std::arch::x86_64::*;
+    assert!(area == 0 || k.len() >= (area - 1) * width + d);
+    let (k_pad, points) = (d.next_multiple_of(K_STEP), area.next_multiple_of(ROWS));
+    let w = kt.reshape(d, area);
+    let rows = _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        _mm512_set1_epi32(16),
+    );
+    let mut pair = [0u16; K_STEP];
+    for j in 0..points {
+        for st in 0..k_pad / K_STEP {
+            let n = match j < area {
+                true => d.saturating_sub(st * K_STEP).min(K_STEP),
+                false => 0,
+            };
+            let from = &k[(j * width + st * K_STEP).min(k.len())..];
+            bf16_row(from, n, &mut pair);
+            let col = _mm512_loadu_si512(pair.as_ptr().cast());
+            // tile (point block, step), row r, column j % 16: u16 at
+            // r * 32 + (j % 16) * 2, a u32 at r * 16 + j % 16
+            let tile = Packed::at(k_pad, st * K_STEP, j);
+            let base = w.as_mut_ptr().add(tile).cast::<i32>();
+            _mm512_i32scatter_epi32::<4>(base, rows, col);
+        }
+    }
+}
+
+/// `vp` made the values, `area` x `d`, from `v` (a point's `d` values
+/// at the start of each `width`; `d` whole tiles of 16): the weights of
+/// the mixing product. A tile's row is two points' 16 values, in bf16,
+/// interleaved: one conversion and one permutation.
+///
+/// # Safety
+/// As [`bf16_row`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
+unsafe fn values(vp: &mut Packed, v: &[f32], width: usize, d: usize, area: usize) {
+    use std::arch::x86_64::*;
+    assert!(d.is_multiple_of(ROWS) && (area == 0 || v.len() >= (area - 1) * width + d));
+    let k_pad = area.next_multiple_of(K_STEP);
+    let w = vp.reshape(area, d);
+    let mut mix = [0i16; 32];
+    for (i, m) in mix.iter_mut().enumerate() {
+        *m = (i / 2 + i % 2 * 16) as i16;
+    }
+    let mix = _mm512_loadu_si512(mix.as_ptr().cast());
+    let point = |j: usize, c: usize| {
+        if j < area {
+            _mm512_loadu_ps(v.as_ptr().add(j * width + c * 16))
+        } else {
+            _mm512_setzero_ps()
+        }
+    };
+    for j in (0..k_pad).step_by(2) {
+        for c in 0..d / 16 {
+            let b: __m512i = std::mem::transmute(_mm512_cvtne2ps_pbh(point(j + 1, c), point(j, c)));
+            let row = _mm512_permutexvar_epi16(mix, b);
+            let at = Packed::at(k_pad, j, c * 16);
+            _mm512_storeu_si512(w.as_mut_ptr().add(at).cast(), row);
+        }
+    }
+}
+
 /// `2^((x - top) * scale)` of the scores `row` (`top` the largest of
 /// its first `n`) into `to` in bf16, zeros past `n`; returns the sum of
-/// what `to` holds. In whole vectors of 16 lanes, those past `n` masked,
-/// 2^x by [`crate::games::go::nn::forward::act::exp2`]'s polynomial (written out: the compiler kept the
-/// sums in memory, a chain of stores and loads).
+/// what `to` holds (by `vdpbf16ps` with ones, in f32). 2^x as 2^f (`|f|
+/// <= 1/2`, a cubic: 8e-5 off, under bf16's 2e-3) times 2^n (`vscalefps`).
 ///
 /// # Safety
 /// The CPU must have AVX-512 F, BW and BF16 (every AMX CPU has them).
@@ -117,55 +214,42 @@ pub unsafe fn run(
 #[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
 unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
     use std::arch::x86_64::*;
-    assert!(row.len().is_multiple_of(16) && row.len() >= n && to.len() >= row.len());
-    let lanes = |c: usize| -> __mmask16 {
-        let left = n.saturating_sub(c * 16).min(16);
-        ((1u32 << left) - 1) as __mmask16
-    };
+    assert!(row.len() >= n && to.len().is_multiple_of(32) && to.len() >= row.len());
     // two chains of maxima, each half as long
     let (mut m0, mut m1) = (
         _mm512_set1_ps(f32::NEG_INFINITY),
         _mm512_set1_ps(f32::NEG_INFINITY),
     );
-    let vectors = row.len() / 16;
+    let vectors = n.div_ceil(16);
     for c in (0..vectors).step_by(2) {
-        let v = _mm512_loadu_ps(row.as_ptr().add(c * 16));
-        m0 = _mm512_mask_max_ps(m0, lanes(c), m0, v);
-        if c + 1 < vectors {
-            let v = _mm512_loadu_ps(row.as_ptr().add(c * 16 + 16));
-            m1 = _mm512_mask_max_ps(m1, lanes(c + 1), m1, v);
-        }
+        let v = _mm512_maskz_loadu_ps(below(n, c), row.as_ptr().add(c * 16));
+        m0 = _mm512_mask_max_ps(m0, below(n, c), m0, v);
+        let v = _mm512_maskz_loadu_ps(below(n, c + 1), row.as_ptr().wrapping_add(c * 16 + 16));
+        m1 = _mm512_mask_max_ps(m1, below(n, c + 1), m1, v);
     }
-    let top = _mm512_set1_ps(_mm512_reduce_max_ps(_mm512_max_ps(m0, m1)));
-    let sc = _mm512_set1_ps(scale);
-    let poly = [
-        0.009_618_1,
-        0.055_504_1,
-        0.240_226_5,
-        std::f32::consts::LN_2,
-        1.0,
-    ]
-    .map(|v| _mm512_set1_ps(v));
-    let mut t = _mm512_setzero_ps();
-    for c in 0..row.len() / 16 {
-        let x = _mm512_loadu_ps(row.as_ptr().add(c * 16));
-        let y = _mm512_max_ps(
-            _mm512_mul_ps(_mm512_sub_ps(x, top), sc),
-            _mm512_set1_ps(-100.0),
-        );
-        // y = n + f, |f| <= 1/2; 2^f by the polynomial, times 2^n by vscalefps
-        let n = _mm512_roundscale_ps::<0x08>(y);
-        let f = _mm512_sub_ps(y, n);
+    let top = _mm512_reduce_max_ps(_mm512_max_ps(m0, m1));
+    let (sc, shift) = (_mm512_set1_ps(scale), _mm512_set1_ps(top * scale));
+    let poly = [0.055_088_68, 0.242_604_05, 0.693_276_2, 0.999_928_94].map(|v| _mm512_set1_ps(v));
+    let pow2 = |c: usize| {
+        let x = _mm512_maskz_loadu_ps(below(n, c), row.as_ptr().wrapping_add(c * 16));
+        let y = _mm512_fmsub_ps(x, sc, shift);
+        let e = _mm512_roundscale_ps::<0x08>(y);
+        let f = _mm512_sub_ps(y, e);
         let mut p = poly[0];
         for k in &poly[1..] {
             p = _mm512_fmadd_ps(p, f, *k);
         }
-        let e = _mm512_maskz_scalef_ps(lanes(c), p, n);
-        let b: __m256i = std::mem::transmute(_mm512_cvtneps_pbh(e));
-        _mm256_storeu_si256(to.as_mut_ptr().add(c * 16).cast(), b);
-        let back = _mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16);
-        t = _mm512_add_ps(t, _mm512_castsi512_ps(back));
+        _mm512_maskz_scalef_ps(below(n, c), p, e)
+    };
+    let ones: __m512bh = std::mem::transmute(_mm512_set1_epi16(0x3f80));
+    let mut t = _mm512_setzero_ps();
+    for (c, pair) in to.chunks_exact_mut(32).enumerate() {
+        let b = _mm512_cvtne2ps_pbh(pow2(2 * c + 1), pow2(2 * c));
+        _mm512_storeu_si512(
+            pair.as_mut_ptr().cast(),
+            std::mem::transmute::<__m512bh, __m512i>(b),
+        );
+        t = _mm512_dpbf16_ps(t, b, ones);
     }
-    to[row.len()..].fill(0);
     _mm512_reduce_add_ps(t)
 }

@@ -142,11 +142,9 @@ impl Packed {
     /// This matrix made the `k` x `n` one whose value at input `ki` and
     /// output `ni` is `get(ki, ni)`, in the same memory; written in the
     /// tiles' order.
-    #[inline(always)]
     pub fn refill_with(&mut self, k: usize, n: usize, get: impl Fn(usize, usize) -> f32) {
         let (k_pad, n_pad) = (k.next_multiple_of(K_STEP), n.next_multiple_of(ROWS));
-        (self.k, self.n, self.k_pad, self.n_pad) = (k, n, k_pad, n_pad);
-        let mut to = sized(&mut self.w, k_pad * n_pad).iter_mut();
+        let mut to = self.reshape(k, n).iter_mut();
         for n0 in (0..n_pad).step_by(16) {
             for ki in (0..k_pad).step_by(2) {
                 for ni in n0..n0 + 16 {
@@ -163,8 +161,17 @@ impl Packed {
         }
     }
 
+    /// This matrix made `k` x `n`, in the same memory: its weights (as
+    /// [`Packed::w`]) for the caller to write, every one, in the tiles'
+    /// order ([`Packed::at`]).
+    pub fn reshape(&mut self, k: usize, n: usize) -> &mut [u16] {
+        let (k_pad, n_pad) = (k.next_multiple_of(K_STEP), n.next_multiple_of(ROWS));
+        (self.k, self.n, self.k_pad, self.n_pad) = (k, n, k_pad, n_pad);
+        sized(&mut self.w, k_pad * n_pad)
+    }
+
     /// Where input `ki`'s weight for output `ni` is kept.
-    fn at(k_pad: usize, ki: usize, ni: usize) -> usize {
+    pub fn at(k_pad: usize, ki: usize, ni: usize) -> usize {
         let tile = (ni / 16 * (k_pad / K_STEP) + ki / K_STEP) * 512;
         tile + (ki % K_STEP / 2) * 32 + ni % 16 * 2 + ki % 2
     }
