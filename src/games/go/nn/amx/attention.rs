@@ -1,8 +1,8 @@
 //! Attention on AMX tiles in bf16: a head's scores `Q Kᵀ` are one matrix
 //! product (the keys, transposed, packed as its weights), the softmax is
 //! taken in float, and its weights, rounded to bf16, mix the values in a
-//! second product (the values packed as weights). Keys and values are
-//! packed once for the heads that share them.
+//! second product (the values packed as weights), a block of queries at a
+//! time. Keys and values are packed once for the heads that share them.
 
 use super::tiles::{gemm, On, Packed, K_STEP, ROWS};
 use crate::games::go::nn::desc::Attention;
@@ -11,16 +11,16 @@ use crate::games::go::nn::forward::sized;
 /// A thread's buffers, grown once.
 #[derive(Default)]
 pub struct Scratch {
-    /// A head's queries, then its softmax weights, in bf16, a point a row.
+    /// A head's queries in bf16, a point a row.
     a: Vec<u16>,
-    /// Each query's inverse sum of softmax weights.
-    sums: Vec<f32>,
+    /// A block's softmax weights in bf16, a query a row.
+    p: Vec<u16>,
     kt: Option<Packed>,
     v: Option<Packed>,
-    /// A head's scores, a query a row.
+    /// A block's scores, a query a row.
     s: Vec<f32>,
-    /// The last rows' outputs, when the points are not whole tiles.
-    tail: Vec<f32>,
+    /// A block's mixes of values, before their division by the sums.
+    mix: Vec<f32>,
 }
 
 /// Whether [`run`] takes `at`: values of whole tiles of 16 (KataGo's
@@ -53,7 +53,6 @@ pub unsafe fn run(
     let scale = std::f32::consts::LOG2_E / (qd as f32).sqrt();
     let group = at.heads / at.kv_heads;
     let rows = area.next_multiple_of(ROWS);
-    let (full, left) = (area / ROWS, area % ROWS);
     for kvh in 0..at.kv_heads {
         let kt = sc.kt.get_or_insert_with(|| Packed::new(0, 0, &[]));
         keys(kt, &k[kvh * qd..], kn, qd, area);
@@ -61,49 +60,42 @@ pub unsafe fn run(
         values(vp, &v[kvh * vd..], vn, vd, area);
         let (np, kp) = (kt.n_pad, vp.k_pad);
         for head in kvh * group..(kvh + 1) * group {
-            let a = sized(&mut sc.a, rows * kt.k_pad.max(kp));
-            let qa = &mut a[..rows * kt.k_pad];
+            let qa = sized(&mut sc.a, rows * kt.k_pad);
             for (i, to) in qa.chunks_exact_mut(kt.k_pad).enumerate() {
                 let from = &q[(i * qn + head * qd).min(q.len())..];
                 bf16_row(from, if i < area { qd } else { 0 }, to);
             }
-            let s = sized(&mut sc.s, rows * np);
+            // a block of queries at a time: its scores, weights and mixes
+            // stay in cache between the products
+            let s = sized(&mut sc.s, BLOCK * np);
+            let pa = sized(&mut sc.p, BLOCK * kp);
+            let mix = sized(&mut sc.mix, BLOCK * vd);
             let on_ = On::new();
-            gemm(
-                &on_,
-                qa.as_ptr(),
-                rows / ROWS,
-                kt,
-                s.as_mut_ptr(),
-                np,
-                false,
-            );
-            // the softmax of each query's scores: its weights in bf16 as
-            // they come, each mix divided by the sum of those it took
-            let pa = &mut a[..rows * kp];
-            let sums = sized(&mut sc.sums, area);
-            for (i, total) in sums.iter_mut().enumerate() {
-                *total = 1.0 / exps(&s[i * np..][..np], area, scale, &mut pa[i * kp..][..kp]);
-            }
-            pa[area * kp..].fill(0);
-            let o = out.as_mut_ptr().add(head * vd);
-            gemm(&on_, pa.as_ptr(), full, vp, o, on, false);
-            if left > 0 {
-                let tail = sized(&mut sc.tail, ROWS * vd);
-                let from = pa.as_ptr().add(full * ROWS * kp);
-                gemm(&on_, from, 1, vp, tail.as_mut_ptr(), vd, false);
-                for (r, t) in tail.chunks_exact(vd).take(left).enumerate() {
-                    out[((full * ROWS + r) * at.heads + head) * vd..][..vd].copy_from_slice(t);
+            for first in (0..area).step_by(BLOCK) {
+                let n = BLOCK.min(area - first);
+                let tiles = n.div_ceil(ROWS);
+                let from = qa.as_ptr().add(first * kt.k_pad);
+                gemm(&on_, from, tiles, kt, s.as_mut_ptr(), np, false);
+                // the softmax of each query's scores: its weights in bf16
+                // as they come, each mix divided by the sum of those it took
+                let mut inv = [0.0; BLOCK];
+                for (i, inv) in inv.iter_mut().enumerate().take(n) {
+                    *inv = 1.0 / exps(&s[i * np..][..np], area, scale, &mut pa[i * kp..][..kp]);
                 }
-            }
-            for (i, inv) in sums.iter().enumerate() {
-                out[i * on + head * vd..][..vd]
-                    .iter_mut()
-                    .for_each(|o| *o *= inv);
+                pa[n * kp..tiles * ROWS * kp].fill(0);
+                gemm(&on_, pa.as_ptr(), tiles, vp, mix.as_mut_ptr(), vd, false);
+                for (i, (m, inv)) in mix.chunks_exact(vd).zip(inv).take(n).enumerate() {
+                    let o = &mut out[(first + i) * on + head * vd..][..vd];
+                    o.iter_mut().zip(m).for_each(|(o, m)| *o = m * inv);
+                }
             }
         }
     }
 }
+
+/// Queries a pass of [`run`] takes: two tiles of rows, the products'
+/// best shape; their scores (47 KB for 19x19) stay in L2.
+const BLOCK: usize = 2 * ROWS;
 
 /// Lanes `c * 16 ..` of 16 that are below `n`.
 #[inline(always)]
