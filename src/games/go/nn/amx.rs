@@ -59,7 +59,7 @@ impl Amx {
         let input = Layer::C(&model.trunk.conv);
         for l in model.middle().into_iter().chain([input]) {
             // whole tiles of outputs only (every middle layer of KataGo's
-            // nets); 3x3 layers to the integer Winograd
+            // nets), convolutions of odd sides
             let whole = |cout: usize| cout.is_multiple_of(ROWS);
             match l {
                 Layer::C(c)
@@ -198,7 +198,7 @@ impl Kernels for Amx {
 /// `conv` (packed in `p`) over the `w` x `h` board `x` into `out`, added
 /// to what it holds when `add`. The board goes to bf16 once, a point a
 /// row of `conv.cin` rounded up to a step, each board row led by
-/// `conv.kx / 2` rows of zeros, which are also the previous board row's
+/// `conv.kx / 2` zero points, which are also the previous board row's
 /// right margin, with `conv.ky / 2` board rows of zeros above and below.
 /// The product runs over every row of that padded board, margins too
 /// (`kx / 2` in `w + kx / 2` wasted), each window position's step reading

@@ -137,22 +137,26 @@ struct Pass<'a> {
 /// slower across cache lines, and AVX-512's vectors cross fewer of them.
 /// What the slice held is kept when `buf` grows.
 pub fn sized<V: Copy + Default>(buf: &mut Vec<V>, n: usize) -> &mut [V] {
-    let lead = |b: &Vec<V>| match b.as_ptr().align_offset(64) {
-        l if l < 64 => l,
-        _ => 0,
-    };
     let pad = 64 / std::mem::size_of::<V>().max(1);
     if buf.len() < n + pad {
-        let (before, held) = (lead(buf), buf.len());
+        let (before, held) = (line_start(buf), buf.len());
         buf.resize(n + pad, V::default());
-        let after = lead(buf);
+        let after = line_start(buf);
         if after != before {
             let kept = held.saturating_sub(before).min(n);
             buf.copy_within(before..before + kept, after);
         }
     }
-    let l = lead(buf);
+    let l = line_start(buf);
     &mut buf[l..l + n]
+}
+
+/// Where in `b` the first 64-byte line starts (0 if none does).
+pub fn line_start<V>(b: &[V]) -> usize {
+    match b.as_ptr().align_offset(64) {
+        l if l < b.len().min(64) => l,
+        _ => 0,
+    }
 }
 
 /// KataGo's pooled view of `x` (`c` channels a point over `area`

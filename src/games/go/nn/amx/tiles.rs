@@ -10,7 +10,7 @@
 //! rounding floats to bf16 (to nearest, ties to even), as the scalar
 //! reference of the tests does.
 
-use crate::games::go::nn::forward::sized;
+use crate::games::go::nn::forward::{line_start, sized};
 #[cfg(target_arch = "x86_64")]
 use std::arch::asm;
 use std::sync::OnceLock;
@@ -179,8 +179,7 @@ impl Packed {
     /// The weights in the tiles' order, 64-byte aligned (the tiles load
     /// aligned rows several times faster).
     pub fn w(&self) -> &[u16] {
-        let lead = self.w.as_ptr().align_offset(64).min(self.w.len());
-        &self.w[lead..][..self.k_pad * self.n_pad]
+        &self.w[line_start(&self.w)..][..self.k_pad * self.n_pad]
     }
 
     /// The bf16 weight of input `ki` for output `ni`.
