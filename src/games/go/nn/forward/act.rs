@@ -29,20 +29,6 @@ pub fn exp(x: f32) -> f32 {
     e * f32::from_bits(bits)
 }
 
-/// 2^y for y <= 0, to 4e-5 (for softmax weights in 12-bit codes or in
-/// bf16): y split as n + f with |f| <= 1/2, a polynomial for 2^f, 2^n
-/// put in the exponent's bits. Below -100 it is 2^-100: never subnormal.
-#[inline(always)]
-pub fn exp2(y: f32) -> f32 {
-    let y = y.max(-100.0);
-    let t = y + 12582912.0;
-    let f = y - (t - 12582912.0);
-    let p = 1.0
-        + f * (std::f32::consts::LN_2 + f * (0.240_226_5 + f * (0.055_504_1 + f * 0.009_618_1)));
-    let bits = (t.to_bits().wrapping_sub(0x4b40_0000).wrapping_add(127)) << 23;
-    p * f32::from_bits(bits)
-}
-
 /// Below this Mish and SiLU are taken as 0 (they are under 2e-16): their
 /// products with small values would be subnormal, and each subnormal
 /// costs a hundred cycles.

@@ -16,7 +16,6 @@
 use super::dispatch::run_kernel;
 use super::layer::{Codes, Finish, Kernel, QLayer};
 use crate::games::go::nn::desc::Attention;
-use crate::games::go::nn::forward::act::exp2;
 use std::cell::RefCell;
 
 /// A thread's buffers, grown once.
@@ -59,6 +58,20 @@ fn top(n: usize) -> f32 {
 #[inline(always)]
 fn round(v: f32) -> i32 {
     (v + 12582912.0).to_bits() as i32 - 0x4b40_0000
+}
+
+/// 2^y for y <= 0, to 4e-5 (the softmax's codes have 12 bits): y split
+/// as n + f with |f| <= 1/2, a polynomial for 2^f, 2^n put in the
+/// exponent's bits. Below -100 it is 2^-100: never subnormal.
+#[inline(always)]
+fn exp2(y: f32) -> f32 {
+    let y = y.max(-100.0);
+    let t = y + 12582912.0;
+    let f = y - (t - 12582912.0);
+    let p = 1.0
+        + f * (std::f32::consts::LN_2 + f * (0.240_226_5 + f * (0.055_504_1 + f * 0.009_618_1)));
+    let bits = (t.to_bits().wrapping_sub(0x4b40_0000).wrapping_add(127)) << 23;
+    p * f32::from_bits(bits)
 }
 
 /// Two i16 codes as a group.
