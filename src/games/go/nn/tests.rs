@@ -24,6 +24,18 @@ impl Numbers {
     }
 }
 
+/// The largest `|a - b|` over the pairs; a NaN on either side is as far
+/// off as can be (`f32::max` alone would pass over it).
+pub fn largest_gap(a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| match (a - b).abs() {
+            d if d.is_nan() => f32::INFINITY,
+            d => d,
+        })
+        .fold(0.0, f32::max)
+}
+
 /// A builder of layers with fresh ids and random weights.
 pub struct Build {
     pub r: Numbers,
@@ -320,12 +332,7 @@ fn coded_models_are_smaller_and_evaluate_close() {
             x.white_win,
             y.white_win
         );
-        let most = x
-            .policy
-            .iter()
-            .zip(&y.policy)
-            .map(|(p, q)| (p - q).abs())
-            .fold(0.0, f32::max);
+        let most = largest_gap(&x.policy, &y.policy);
         assert!(most < 0.02, "{}: policy moved by {most}", a.model().name);
     }
 }

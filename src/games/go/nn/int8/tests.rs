@@ -5,7 +5,7 @@
 
 use super::super::desc::{Block, Model};
 use super::super::forward::{self, Kernels};
-use super::super::tests::{tiny_models, Build, Numbers};
+use super::super::tests::{largest_gap, tiny_models, Build, Numbers};
 use super::super::{float::Float, inputs, read, write};
 use super::layer::quantise;
 use super::*;
@@ -119,11 +119,7 @@ fn attention_is_the_same_on_every_kernel() {
         forward::attention(&at, &q, &k, &v, &mut want, points);
         let mut scalar = vec![0.0; points * c];
         attention::run(Kernel::Scalar, &at, &q, &k, &v, &mut scalar, points);
-        let most = want
-            .iter()
-            .zip(&scalar)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f32::max);
+        let most = largest_gap(&want, &scalar);
         assert!(
             most < 2e-3,
             "{heads} heads of {dim} over {points}: {most} from float"
@@ -163,11 +159,7 @@ fn the_backend_stays_near_float() {
             for size in [9, 19] {
                 let (f, q) = (raw(&m, &Float, size), raw(&m, &int8, size));
                 let near = |a: &[f32], b: &[f32], tol: f32, what: &str| {
-                    let most = a
-                        .iter()
-                        .zip(b)
-                        .map(|(a, b)| (a - b).abs())
-                        .fold(0.0, f32::max);
+                    let most = largest_gap(a, b);
                     let scale = a.iter().fold(1.0f32, |m, v| m.max(v.abs()));
                     assert!(
                         most <= tol * scale,

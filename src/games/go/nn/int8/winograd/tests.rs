@@ -7,7 +7,7 @@
 use super::super::super::desc::Conv;
 use super::super::super::float::Float;
 use super::super::super::forward::Kernels;
-use super::super::super::tests::{Build, Numbers};
+use super::super::super::tests::{largest_gap, Build, Numbers};
 use super::dispatch::run;
 use super::*;
 
@@ -84,11 +84,7 @@ fn the_scalar_kernel_is_the_float_convolution() {
             run(Kernel::Scalar, &l, None, &x, &mut got, wh, add);
             Float.conv(&conv, &x, &mut want, wh.0, wh.1, add);
             let scale = want.iter().fold(0f32, |m, v| m.max(v.abs()));
-            let most = got
-                .iter()
-                .zip(&want)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f32::max);
+            let most = largest_gap(&got, &want);
             assert!(
                 most <= 8e-3 * scale,
                 "{cin}->{cout} on {wh:?} (add {add}): {most} from float (scale {scale})"
@@ -141,11 +137,7 @@ fn extreme_inputs_stay_exact() {
         let mut float = vec![0.0; w * h * cout];
         Float.conv(&conv, &x, &mut float, w, h, false);
         let scale = float.iter().fold(0f32, |m, v| m.max(v.abs()));
-        let most = want
-            .iter()
-            .zip(&float)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f32::max);
+        let most = largest_gap(&want, &float);
         assert!(
             most <= 1e-2 * scale,
             "pattern {pattern}: {most} from float (scale {scale})"
