@@ -195,10 +195,13 @@ unsafe fn values(vp: &mut Packed, v: &[f32], width: usize, d: usize, area: usize
     }
 }
 
-/// `2^((x - top) * scale)` of the scores `row` (`top` the largest of
-/// its first `n`) into `to` in bf16, zeros past `n`; returns the sum of
-/// what `to` holds (by `vdpbf16ps` with ones, in f32). 2^x as 2^f (`|f|
-/// <= 1/2`, a cubic: 8e-5 off, under bf16's 2e-3) times 2^n (`vscalefps`).
+/// `2^(x * scale)` of the scores `row`'s first `n`, shifted so that
+/// they sum to a number f32 holds well, into `to` in bf16, zeros past
+/// `n`; returns the sum of what `to` holds (by `vdpbf16ps` with ones, in
+/// f32). A softmax needs no shift for the scores trained nets give (2^x
+/// keeps its precision over f32's range), so the scores are read once;
+/// only a sum out of [2^-60, 2^60] (or not a number) takes a second pass,
+/// shifted by the largest score.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F, BW and BF16 (every AMX CPU has them).
@@ -207,20 +210,29 @@ unsafe fn values(vp: &mut Packed, v: &[f32], width: usize, d: usize, area: usize
 unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
     use std::arch::x86_64::*;
     assert!(row.len() >= n && to.len().is_multiple_of(32) && to.len() >= row.len());
-    // two chains of maxima, each half as long
-    let (mut m0, mut m1) = (
-        _mm512_set1_ps(f32::NEG_INFINITY),
-        _mm512_set1_ps(f32::NEG_INFINITY),
-    );
-    let vectors = n.div_ceil(16);
-    for c in (0..vectors).step_by(2) {
-        let v = _mm512_maskz_loadu_ps(below(n, c), row.as_ptr().add(c * 16));
-        m0 = _mm512_mask_max_ps(m0, below(n, c), m0, v);
-        let v = _mm512_maskz_loadu_ps(below(n, c + 1), row.as_ptr().wrapping_add(c * 16 + 16));
-        m1 = _mm512_mask_max_ps(m1, below(n, c + 1), m1, v);
+    let sum = pow2s(row, n, scale, 0.0, to);
+    if (2f32.powi(-60)..=2f32.powi(60)).contains(&sum) {
+        return sum;
     }
-    let top = _mm512_reduce_max_ps(_mm512_max_ps(m0, m1));
-    let (sc, shift) = (_mm512_set1_ps(scale), _mm512_set1_ps(top * scale));
+    let mut m = _mm512_set1_ps(f32::NEG_INFINITY);
+    for c in 0..n.div_ceil(16) {
+        let v = _mm512_maskz_loadu_ps(below(n, c), row.as_ptr().add(c * 16));
+        m = _mm512_mask_max_ps(m, below(n, c), m, v);
+    }
+    pow2s(row, n, scale, _mm512_reduce_max_ps(m) * scale, to)
+}
+
+/// `2^(x * scale - shift)` of `row`'s first `n` into `to`, as [`exps`]
+/// has it: 2^x as 2^f (`|f| <= 1/2`, a cubic: 8e-5 off, under bf16's
+/// 2e-3) times 2^n (`vscalefps`), the sum in two chains.
+///
+/// # Safety
+/// As [`exps`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
+unsafe fn pow2s(row: &[f32], n: usize, scale: f32, shift: f32, to: &mut [u16]) -> f32 {
+    use std::arch::x86_64::*;
+    let (sc, shift) = (_mm512_set1_ps(scale), _mm512_set1_ps(shift));
     let poly = [0.055_088_68, 0.242_604_05, 0.693_276_2, 0.999_928_94].map(|v| _mm512_set1_ps(v));
     let pow2 = |c: usize| {
         let x = _mm512_maskz_loadu_ps(below(n, c), row.as_ptr().wrapping_add(c * 16));
@@ -234,14 +246,14 @@ unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
         _mm512_maskz_scalef_ps(below(n, c), p, e)
     };
     let ones: __m512bh = std::mem::transmute(_mm512_set1_epi16(0x3f80));
-    let mut t = _mm512_setzero_ps();
+    let (mut t, mut u) = (_mm512_setzero_ps(), _mm512_setzero_ps());
     for (c, pair) in to.chunks_exact_mut(32).enumerate() {
         let b = _mm512_cvtne2ps_pbh(pow2(2 * c + 1), pow2(2 * c));
         _mm512_storeu_si512(
             pair.as_mut_ptr().cast(),
             std::mem::transmute::<__m512bh, __m512i>(b),
         );
-        t = _mm512_dpbf16_ps(t, b, ones);
+        (t, u) = (u, _mm512_dpbf16_ps(t, b, ones));
     }
-    _mm512_reduce_add_ps(t)
+    _mm512_reduce_add_ps(_mm512_add_ps(t, u))
 }
