@@ -32,6 +32,21 @@ pub trait Kernels {
         }
     }
 
+    /// SwiGLU's feed-forward over `points` rows of `input`: `w2` of
+    /// `silu(input w1) * (input gate)` into `out` (`w2.cout` a point),
+    /// `mid` room for the two middles. Through the matrices ([`swiglu`])
+    /// unless a backend has better.
+    fn swiglu(
+        &self,
+        [w1, gate, w2]: [&MatMul; 3],
+        input: &[f32],
+        out: &mut [f32],
+        points: usize,
+        mid: [&mut Vec<f32>; 2],
+    ) {
+        swiglu(self, [w1, gate, w2], input, out, points, mid)
+    }
+
     /// Scaled dot-product attention of `at`'s heads over `points` points:
     /// `q` (`heads * q_dim` a point), `k` (`kv_heads * q_dim`) and `v`
     /// (`kv_heads * v_dim`), rotated already, into `out` (`heads *
@@ -47,6 +62,22 @@ pub trait Kernels {
     ) {
         attention(at, q, k, v, out, points)
     }
+}
+
+/// [`Kernels::swiglu`] through `k`'s matrices, the middle in float.
+pub fn swiglu<K: Kernels + ?Sized>(
+    k: &K,
+    [w1, gate, w2]: [&MatMul; 3],
+    input: &[f32],
+    out: &mut [f32],
+    points: usize,
+    [u, v]: [&mut Vec<f32>; 2],
+) {
+    let u = sized(u, w1.cout * points);
+    let v = sized(v, gate.cout * points);
+    k.matmuls(&[w1, gate], input, &mut [&mut *u, &mut *v], points);
+    act::silu_gate(u, v);
+    k.matmul(w2, u, out, points);
 }
 
 /// [`Kernels::attention`] in float, as KataGo's CPU backend: each query's
@@ -298,13 +329,8 @@ impl Pass<'_> {
             } => {
                 let t = sized(a, c * area);
                 rms_norm(x, norm, t);
-                let u = sized(b, w1.cout * area);
-                let v = sized(d, gate.cout * area);
-                self.k
-                    .matmuls(&[w1, gate], t, &mut [&mut *u, &mut *v], area);
-                act::silu_gate(u, v);
                 let o = sized(e, c * area);
-                self.k.matmul(w2, u, o, area);
+                self.k.swiglu([w1, gate, w2], t, o, area, [b, d]);
                 add(x, o);
             }
         }
