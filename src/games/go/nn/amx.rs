@@ -1,8 +1,9 @@
 //! The bf16 backend on Intel AMX (Sapphire Rapids and later): the
 //! matrices, the convolutions of odd sides (3x3, 1x1, the 5x5 input
 //! layer; each window position a step over the board's rows shifted to
-//! it, [`shifted`]) and attention ([`attention`]) as bf16 products summed
-//! in f32 on the tile unit ([`tiles`]). bf16 keeps each value's own
+//! it, [`shifted`]), attention ([`attention`]) and SwiGLU (its middle
+//! made in L1 from the products' sums, [`tiles::gated`]) as bf16 products
+//! summed in f32 on the tile unit ([`tiles`]). bf16 keeps each value's own
 //! exponent, so a layer needs no scales and no integer bounds. The heads'
 //! last layers, whose outputs are not whole tiles of 16, run on the 8-bit
 //! backend's VNNI-512 kernel, which every AMX CPU has. (Winograd in bf16
@@ -11,12 +12,13 @@
 
 pub mod attention;
 pub mod tiles;
+pub mod vector;
 
 #[cfg(test)]
 mod tests;
 
 use super::desc::{Attention, Conv, Layer, MatMul, Model};
-use super::forward::{sized, Kernels};
+use super::forward::{self, sized, Kernels};
 use super::int8::{Int8, Kernel, Precision};
 use std::cell::RefCell;
 use tiles::{Packed, K_STEP, ROWS};
@@ -39,6 +41,8 @@ struct Scratch {
     tail: Vec<f32>,
     /// A convolution's sums over its padded board.
     sums: Vec<f32>,
+    /// SwiGLU's middle in bf16, the rows its last matrix reads.
+    mid: Vec<u16>,
     att: attention::Scratch,
 }
 
@@ -99,41 +103,102 @@ impl Amx {
     /// `outs`, added to what they hold when `add`; the input rounded to
     /// bf16 once.
     fn rows(&self, ps: &[&Packed], input: &[f32], outs: &mut [&mut [f32]], m: usize, add: bool) {
-        let (k, kp) = (ps[0].k, ps[0].k_pad);
-        assert!(input.len() >= m * k && ps.iter().all(|p| p.k == k && p.n == p.n_pad));
+        assert!(ps.iter().all(|p| p.k == ps[0].k && p.n == p.n_pad));
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
-            let rows = m.next_multiple_of(ROWS);
-            let a = sized(&mut s.a, rows * kp);
             // SAFETY: `runs_here` said yes when the backend was made
             unsafe {
-                for (x, to) in input.chunks_exact(k).zip(a.chunks_exact_mut(kp)).take(m) {
-                    tiles::to_bf16(x, to);
-                }
-            }
-            a[m * kp..].fill(0);
-            let (full, left) = (m / ROWS, m % ROWS);
-            for (p, out) in ps.iter().zip(outs.iter_mut()) {
-                let n = p.n;
-                assert!(out.len() >= m * n);
-                // SAFETY: as above; `a` holds `rows` rows of `kp`, `out`
-                // `full` tiles of rows of `n`, `tail` one
-                unsafe {
-                    let on = tiles::On::new();
-                    tiles::gemm(&on, a.as_ptr(), full, p, out.as_mut_ptr(), n, add);
-                    if left > 0 {
-                        let done = full * ROWS;
-                        let tail = sized(&mut s.tail, ROWS * n);
-                        if add {
-                            tail[..left * n].copy_from_slice(&out[done * n..m * n]);
-                        }
-                        let from = a.as_ptr().add(done * kp);
-                        tiles::gemm(&on, from, 1, p, tail.as_mut_ptr(), n, add);
-                        out[done * n..m * n].copy_from_slice(&tail[..left * n]);
-                    }
+                let a = bf16_rows(&mut s.a, input, m, ps[0].k);
+                let on = tiles::On::new();
+                for (p, out) in ps.iter().zip(outs.iter_mut()) {
+                    product(&on, a, p, out, m, add, &mut s.tail);
                 }
             }
         })
+    }
+
+    /// SwiGLU ([`Kernels::swiglu`]) on the tiles: `w1` and `gate` by
+    /// [`tiles::gated`], whose sums become `silu(u) * g` in bf16 in the
+    /// rows `w2` reads, without a pass over the middle in f32.
+    ///
+    /// # Safety
+    /// [`runs_here`] must have said yes; `w2.k` is `w1.n` and whole steps.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
+    unsafe fn swiglu_tiles(
+        &self,
+        [w1, g, w2]: [&Packed; 3],
+        input: &[f32],
+        out: &mut [f32],
+        m: usize,
+    ) {
+        use std::arch::x86_64::*;
+        assert!(w1.n == w2.k && w2.k == w2.k_pad && w1.n == w1.n_pad);
+        SCRATCH.with(|s| {
+            let s = &mut *s.borrow_mut();
+            let a = bf16_rows(&mut s.a, input, m, w1.k);
+            let rows = m.next_multiple_of(ROWS);
+            let kp = w2.k_pad;
+            let mid = sized(&mut s.mid, rows * kp);
+            let on = tiles::On::new();
+            tiles::gated(&on, a.as_ptr(), rows / ROWS, [w1, g], |r, col, sums| {
+                for (i, row) in sums.chunks_exact(32).enumerate() {
+                    let u = _mm512_loadu_ps(row.as_ptr());
+                    let g = _mm512_loadu_ps(row.as_ptr().add(16));
+                    let b = _mm512_cvtneps_pbh(_mm512_mul_ps(vector::silu(u), g));
+                    let to = mid.as_mut_ptr().add((r * ROWS + i) * kp + col * 16);
+                    _mm256_storeu_si256(to.cast(), std::mem::transmute::<__m256bh, __m256i>(b));
+                }
+            });
+            product(&on, mid, w2, out, m, false, &mut s.tail);
+        })
+    }
+}
+
+/// The `m` rows of `k` values of `x` in bf16 in `buf`, each row padded
+/// with zeros to whole steps, rows of zeros to whole tiles.
+///
+/// # Safety
+/// [`tiles::available`] must have said yes.
+unsafe fn bf16_rows<'a>(buf: &'a mut Vec<u16>, x: &[f32], m: usize, k: usize) -> &'a [u16] {
+    assert!(x.len() >= m * k);
+    let kp = k.next_multiple_of(K_STEP);
+    let a = sized(buf, m.next_multiple_of(ROWS) * kp);
+    for (x, to) in x.chunks_exact(k).zip(a.chunks_exact_mut(kp)).take(m) {
+        tiles::to_bf16(x, to);
+    }
+    a[m * kp..].fill(0);
+    a
+}
+
+/// `p` applied to the `m` rows of `a` (in bf16, [`bf16_rows`]) into
+/// `out`, added to what it holds when `add`; a last part tile of rows
+/// through `tail`.
+///
+/// # Safety
+/// As [`bf16_rows`]; `on` for this thread.
+unsafe fn product(
+    on: &tiles::On,
+    a: &[u16],
+    p: &Packed,
+    out: &mut [f32],
+    m: usize,
+    add: bool,
+    tail: &mut Vec<f32>,
+) {
+    let (n, kp) = (p.n, p.k_pad);
+    let (full, left) = (m / ROWS, m % ROWS);
+    assert!(out.len() >= m * n && a.len() >= m.next_multiple_of(ROWS) * kp);
+    tiles::gemm(on, a.as_ptr(), full, p, out.as_mut_ptr(), n, add);
+    if left > 0 {
+        let done = full * ROWS;
+        let tail = sized(tail, ROWS * n);
+        if add {
+            tail[..left * n].copy_from_slice(&out[done * n..m * n]);
+        }
+        let from = a.as_ptr().add(done * kp);
+        tiles::gemm(on, from, 1, p, tail.as_mut_ptr(), n, add);
+        out[done * n..m * n].copy_from_slice(&tail[..left * n]);
     }
 }
 
@@ -172,6 +237,31 @@ impl Kernels for Amx {
         match ps {
             Some(ps) => self.rows(&ps, input, outs, points, false),
             None => self.rest.matmuls(ms, input, outs, points),
+        }
+    }
+
+    fn swiglu(
+        &self,
+        ms: [&MatMul; 3],
+        input: &[f32],
+        out: &mut [f32],
+        points: usize,
+        mid: [&mut Vec<f32>; 2],
+    ) {
+        let ps = ms.map(|m| got(&self.mats, m.id));
+        match ps {
+            [Some(w1), Some(g), Some(w2)]
+                if w1.n == w2.k
+                    && w2.k == w2.k_pad
+                    && w1.n == w1.n_pad
+                    && w1.n == g.n
+                    && w1.k == g.k =>
+            {
+                // SAFETY: `runs_here` said yes when the backend was made;
+                // `w2` reads whole steps of `w1`'s outputs
+                unsafe { self.swiglu_tiles([w1, g, w2], input, out, points) }
+            }
+            _ => forward::swiglu(self, ms, input, out, points, mid),
         }
     }
 

@@ -5,6 +5,7 @@
 //! time. Keys and values are packed once for the heads that share them.
 
 use super::tiles::{gemm, On, Packed, K_STEP, ROWS};
+use super::vector::pow2;
 use crate::games::go::nn::desc::Attention;
 use crate::games::go::nn::forward::sized;
 
@@ -222,9 +223,8 @@ unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
     pow2s(row, n, scale, _mm512_reduce_max_ps(m) * scale, to)
 }
 
-/// `2^(x * scale - shift)` of `row`'s first `n` into `to`, as [`exps`]
-/// has it: 2^x as 2^f (`|f| <= 1/2`, a cubic: 8e-5 off, under bf16's
-/// 2e-3) times 2^n (`vscalefps`), the sum in two chains.
+/// `2^(x * scale - shift)` ([`pow2`]) of `row`'s first `n` into `to`, as
+/// [`exps`] has it, the sum in two chains.
 ///
 /// # Safety
 /// As [`exps`].
@@ -233,17 +233,10 @@ unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
 unsafe fn pow2s(row: &[f32], n: usize, scale: f32, shift: f32, to: &mut [u16]) -> f32 {
     use std::arch::x86_64::*;
     let (sc, shift) = (_mm512_set1_ps(scale), _mm512_set1_ps(shift));
-    let poly = [0.055_088_68, 0.242_604_05, 0.693_276_2, 0.999_928_94].map(|v| _mm512_set1_ps(v));
     let pow2 = |c: usize| {
         let x = _mm512_maskz_loadu_ps(below(n, c), row.as_ptr().wrapping_add(c * 16));
-        let y = _mm512_fmsub_ps(x, sc, shift);
-        let e = _mm512_roundscale_ps::<0x08>(y);
-        let f = _mm512_sub_ps(y, e);
-        let mut p = poly[0];
-        for k in &poly[1..] {
-            p = _mm512_fmadd_ps(p, f, *k);
-        }
-        _mm512_maskz_scalef_ps(below(n, c), p, e)
+        let p = pow2(_mm512_fmsub_ps(x, sc, shift));
+        _mm512_maskz_mov_ps(below(n, c), p)
     };
     let ones: __m512bh = std::mem::transmute(_mm512_set1_epi16(0x3f80));
     let (mut t, mut u) = (_mm512_setzero_ps(), _mm512_setzero_ps());

@@ -1,13 +1,13 @@
 //! The AMX backend's checks: the tile products equal plain loops over the
 //! same bf16 values (to f32 rounding: the tiles sum in their own order),
 //! on shapes that leave partial steps, tiles and pairs of tiles; the
-//! convolutions by window and attention are float's to bf16's precision;
-//! a whole network keeps float's outputs. The kernels' checks run where the CPU has AMX; the
-//! references' everywhere.
+//! convolutions by window, attention and SwiGLU are float's to bf16's
+//! precision; a whole network keeps float's outputs. The kernels' checks
+//! run where the CPU has AMX; the references' everywhere.
 
 use super::tiles::{self, Packed, ROWS};
 use super::*;
-use crate::games::go::nn::desc::Block;
+use crate::games::go::nn::desc::{Act, Block};
 use crate::games::go::nn::float::Float;
 use crate::games::go::nn::forward;
 use crate::games::go::nn::tests::{largest_gap, tiny_models, Build, Numbers};
@@ -188,6 +188,41 @@ fn attention_is_the_float_one() {
         forward::attention(&at, &q, &k, &v, &mut want, area);
         let e = off(&got, &want);
         assert!(e < 2e-2, "{heads} heads over {area} points: {e} from float");
+    }
+}
+
+#[test]
+fn swiglu_is_the_float_one() {
+    if !runs_here() {
+        return;
+    }
+    // middles of whole steps take the fused products (a lone tile of
+    // rows at 7 points, a part one at 361); 48 goes through the matrices
+    for (c, hidden, points) in [(64, 96, 361), (32, 64, 7), (48, 48, 33)] {
+        let mut b = Build::new(c as u64);
+        let ffn = b.ffn("f", c, hidden);
+        let model = b.model(15, c, vec![ffn], Act::Silu);
+        let Block::Ffn { w1, gate, w2, .. } = &model.trunk.blocks[0] else {
+            unreachable!("a feed-forward block")
+        };
+        let amx = Amx::new(&model);
+        let x = floats(&mut b.r, points * c, -2.0, 2.0);
+        let (mut got, mut want) = (vec![9.0; points * c], vec![0.0; points * c]);
+        let ms = [w1, gate, w2];
+        amx.swiglu(ms, &x, &mut got, points, [&mut Vec::new(), &mut Vec::new()]);
+        forward::swiglu(
+            &Float,
+            ms,
+            &x,
+            &mut want,
+            points,
+            [&mut Vec::new(), &mut Vec::new()],
+        );
+        let e = off(&got, &want);
+        assert!(
+            e < 2e-2,
+            "{c} -> {hidden} -> {c} on {points} points: {e} from float"
+        );
     }
 }
 

@@ -307,7 +307,6 @@ pub unsafe fn gemm_by(
     ldc: usize,
     add: bool,
 ) {
-    use ops::*;
     assert!(ldc >= b.n_pad);
     let (steps, cols) = (b.k_pad / K_STEP, b.n_pad / 16);
     let (lda, ldcb) = (lda * 2, ldc * 4);
@@ -323,68 +322,135 @@ pub unsafe fn gemm_by(
             for col in (first..cols.min(first + span)).step_by(2) {
                 let twoc = col + 1 < cols;
                 let c0 = c.add(r * ROWS * ldc + col * 16).cast::<u8>();
-                let (c1, c2) = (c0.wrapping_add(64), c0.wrapping_add(ROWS * ldcb));
-                let c3 = c2.wrapping_add(64);
-                if add {
-                    load::<0>(c0, ldcb);
-                    if twoc {
-                        load::<1>(c1, ldcb);
-                    }
-                    if two {
-                        load::<2>(c2, ldcb);
-                        if twoc {
-                            load::<3>(c3, ldcb);
-                        }
-                    }
-                } else {
-                    zero::<0>();
-                    zero::<1>();
-                    zero::<2>();
-                    zero::<3>();
-                }
                 let w0 = b.w().as_ptr().add(col * steps * 512).cast::<u8>();
                 let w1 = w0.wrapping_add(steps * 1024);
-                if two && twoc {
-                    // the common case, without branches: each tile reloaded
-                    // for the next step as soon as its last product of this
-                    // one is issued (tiles are not renamed: a load waits for
-                    // the products reading it)
-                    load::<4>(at(a0, 0), lda);
-                    load::<6>(w0, 64);
-                    load::<5>(at(a1, 0), lda);
-                    load::<7>(w1, 64);
-                    for s in 1..=steps {
-                        let more = s < steps;
-                        dot::<0, 4, 6>();
-                        dot::<1, 4, 7>();
-                        if more {
-                            load::<4>(at(a0, s), lda);
-                        }
-                        dot::<2, 5, 6>();
-                        if more {
-                            load::<6>(w0.add(s * 1024), 64);
-                        }
-                        dot::<3, 5, 7>();
-                        if more {
-                            load::<5>(at(a1, s), lda);
-                            load::<7>(w1.add(s * 1024), 64);
-                        }
-                    }
-                } else {
-                    let (a0, a1) = (|s| at(a0, s), |s| at(a1, s));
-                    edge(a0, a1, w0, w1, lda, steps, two, twoc);
-                }
-                store::<0>(c0, ldcb);
-                if twoc {
-                    store::<1>(c1, ldcb);
-                }
-                if two {
-                    store::<2>(c2, ldcb);
-                    if twoc {
-                        store::<3>(c3, ldcb);
-                    }
-                }
+                let (a0, a1) = (|s| at(a0, s), |s| at(a1, s));
+                block(a0, a1, lda, [w0, w1], steps, (two, twoc), c0, ldcb, add);
             }
+        }
+    }
+}
+
+/// SwiGLU's first products: `a` (`tiles` tiles of rows of `u.k_pad`
+/// inputs) times `u` and `g` (packed alike). For each pair of row tiles
+/// and 16 columns, `u`'s sums and `g`'s side by side (a 32 x 32 block of
+/// f32, `u`'s 16 columns first; 16 rows for a last lone tile) go to
+/// `done(row tile, column tile, block)` while they are in L1: the
+/// middle's f32 never reaches memory.
+///
+/// # Safety
+/// As [`gemm`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub unsafe fn gated(
+    _on: &On,
+    a: *const u16,
+    tiles: usize,
+    [u, g]: [&Packed; 2],
+    mut done: impl FnMut(usize, usize, &[f32]),
+) {
+    assert!(u.k_pad == g.k_pad && u.n_pad == g.n_pad);
+    #[repr(align(64))]
+    struct Block([f32; 2 * ROWS * 32]);
+    let mut sums = Block([0.0; 2 * ROWS * 32]);
+    let (steps, cols, lda) = (u.k_pad / K_STEP, u.n_pad / 16, u.k_pad * 2);
+    // as gemm's span, a tile of each matrix a column
+    let span = (SPAN_BYTES / (2 * steps * 1024)).max(1);
+    for first in (0..cols).step_by(span) {
+        for r in (0..tiles).step_by(2) {
+            let two = r + 1 < tiles;
+            let a0 = a.cast::<u8>().add(r * ROWS * lda);
+            let a1 = a0.wrapping_add(ROWS * lda);
+            for col in first..cols.min(first + span) {
+                let w = [u, g].map(|m| m.w().as_ptr().add(col * steps * 512).cast::<u8>());
+                let (a0, a1) = (|s| a0.add(s * K_STEP * 2), |s| a1.add(s * K_STEP * 2));
+                let c = sums.0.as_mut_ptr().cast::<u8>();
+                block(a0, a1, lda, w, steps, (two, true), c, 32 * 4, false);
+                done(
+                    r,
+                    col,
+                    &sums.0[..if two { 2 * ROWS * 32 } else { ROWS * 32 }],
+                );
+            }
+        }
+    }
+}
+
+/// A block of [`gemm_by`]: the sums of input tiles `a0(s)` and `a1(s)`
+/// (the second only if `two`) by weight tiles `w0` and `w1` (the second
+/// only if `twoc`), each `steps` steps, into the tiles at `c0` (`w1`'s
+/// 64 bytes on, `a1`'s 16 rows of `ldcb` bytes on), added to what they
+/// hold when `add`.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn block(
+    a0: impl Fn(usize) -> *const u8,
+    a1: impl Fn(usize) -> *const u8,
+    lda: usize,
+    [w0, w1]: [*const u8; 2],
+    steps: usize,
+    (two, twoc): (bool, bool),
+    c0: *mut u8,
+    ldcb: usize,
+    add: bool,
+) {
+    use ops::*;
+    let (c1, c2) = (c0.wrapping_add(64), c0.wrapping_add(ROWS * ldcb));
+    let c3 = c2.wrapping_add(64);
+    if add {
+        load::<0>(c0, ldcb);
+        if twoc {
+            load::<1>(c1, ldcb);
+        }
+        if two {
+            load::<2>(c2, ldcb);
+            if twoc {
+                load::<3>(c3, ldcb);
+            }
+        }
+    } else {
+        zero::<0>();
+        zero::<1>();
+        zero::<2>();
+        zero::<3>();
+    }
+    if two && twoc {
+        // the common case, without branches: each tile reloaded for the
+        // next step as soon as its last product of this one is issued
+        // (tiles are not renamed: a load waits for the products reading it)
+        load::<4>(a0(0), lda);
+        load::<6>(w0, 64);
+        load::<5>(a1(0), lda);
+        load::<7>(w1, 64);
+        for s in 1..=steps {
+            let more = s < steps;
+            dot::<0, 4, 6>();
+            dot::<1, 4, 7>();
+            if more {
+                load::<4>(a0(s), lda);
+            }
+            dot::<2, 5, 6>();
+            if more {
+                load::<6>(w0.add(s * 1024), 64);
+            }
+            dot::<3, 5, 7>();
+            if more {
+                load::<5>(a1(s), lda);
+                load::<7>(w1.add(s * 1024), 64);
+            }
+        }
+    } else {
+        edge(a0, a1, w0, w1, lda, steps, two, twoc);
+    }
+    store::<0>(c0, ldcb);
+    if twoc {
+        store::<1>(c1, ldcb);
+    }
+    if two {
+        store::<2>(c2, ldcb);
+        if twoc {
+            store::<3>(c3, ldcb);
         }
     }
 }
