@@ -19,6 +19,26 @@ pub trait Kernels {
     /// `add`, else in place of it.
     fn conv(&self, conv: &Conv, input: &[f32], out: &mut [f32], w: usize, h: usize, add: bool);
 
+    /// [`Kernels::conv`] of `act(x * scale + bias)` by `n`'s norm and
+    /// activation ([`act::norm_act`]), `t` room for those: a backend may
+    /// take them as it reads its input.
+    #[allow(clippy::too_many_arguments)]
+    fn conv_of(
+        &self,
+        n: (&Norm, Act),
+        x: &[f32],
+        t: &mut Vec<f32>,
+        conv: &Conv,
+        out: &mut [f32],
+        w: usize,
+        h: usize,
+        add: bool,
+    ) {
+        let t = sized(t, conv.cin * w * h);
+        norm_act(&x[..t.len()], n.0, n.1, t);
+        self.conv(conv, t, out, w, h, add);
+    }
+
     /// `m` applied to each of the `points` rows of `input` (`m.cin`
     /// values each) into `out` (`m.cout` each).
     fn matmul(&self, m: &MatMul, input: &[f32], out: &mut [f32], points: usize);
@@ -262,13 +282,9 @@ impl Pass<'_> {
                 conv2,
                 ..
             } => {
-                let t = sized(a, c * area);
-                norm_act(x, &pre.0, pre.1, t);
                 let u = sized(b, conv1.cout * area);
-                self.k.conv(conv1, t, u, w, h, false);
-                let t = sized(a, conv1.cout * area);
-                norm_act(u, &mid.0, mid.1, t);
-                self.k.conv(conv2, t, x, w, h, true);
+                self.k.conv_of((&pre.0, pre.1), x, a, conv1, u, w, h, false);
+                self.k.conv_of((&mid.0, mid.1), u, a, conv2, x, w, h, true);
             }
             Block::GlobalPool {
                 pre,
@@ -296,9 +312,7 @@ impl Pass<'_> {
                 for rs in r.chunks_exact_mut(conv1.cout) {
                     rs.iter_mut().zip(&*bias).for_each(|(v, b)| *v += b);
                 }
-                let t = sized(a, conv1.cout * area);
-                norm_act(r, &mid.0, mid.1, t);
-                self.k.conv(conv2, t, x, w, h, true);
+                self.k.conv_of((&mid.0, mid.1), r, a, conv2, x, w, h, true);
             }
             Block::Nested {
                 pre,
@@ -309,18 +323,16 @@ impl Pass<'_> {
                 ..
             } => {
                 let mc = conv_in.cout;
-                let t = sized(a, c * area);
-                norm_act(x, &pre.0, pre.1, t);
                 // the inner trunk keeps its own buffer: `b` is taken apart
                 let mut inner = std::mem::take(b);
                 let y = sized(&mut inner, mc * area);
-                self.k.conv(conv_in, t, y, w, h, false);
+                self.k
+                    .conv_of((&pre.0, pre.1), x, a, conv_in, y, w, h, false);
                 for block in blocks {
                     self.block(block, y, mc, [a, d, e, f, &mut Vec::new()]);
                 }
-                let t = sized(a, mc * area);
-                norm_act(y, &post.0, post.1, t);
-                self.k.conv(conv_out, t, x, w, h, true);
+                self.k
+                    .conv_of((&post.0, post.1), y, a, conv_out, x, w, h, true);
                 *b = inner;
             }
             Block::Attention { attention, .. } => self.attention(attention, x, c, [a, b, d]),
