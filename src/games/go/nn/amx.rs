@@ -3,7 +3,9 @@
 //! layer; each window position a step over the board's rows shifted to
 //! it, [`shifted`]), attention ([`attention`]) and SwiGLU (its middle
 //! made in L1 from the products' sums, [`tiles::gated`]) as bf16 products
-//! summed in f32 on the tile unit ([`tiles`]). bf16 keeps each value's own
+//! summed in f32 on the tile unit ([`tiles`]); a norm and activation
+//! before a convolution are taken as its inputs go to bf16
+//! ([`vector::norm_act_bf16`]). bf16 keeps each value's own
 //! exponent, so a layer needs no scales and no integer bounds. The heads'
 //! last layers, whose outputs are not whole tiles of 16, run on the 8-bit
 //! backend's VNNI-512 kernel, which every AMX CPU has. (Winograd in bf16
@@ -17,8 +19,8 @@ pub mod vector;
 #[cfg(test)]
 mod tests;
 
-use super::desc::{Attention, Conv, Layer, MatMul, Model};
-use super::forward::{self, sized, Kernels};
+use super::desc::{Act, Attention, Conv, Layer, MatMul, Model, Norm};
+use super::forward::{self, act, sized, Kernels};
 use super::int8::{Int8, Kernel, Precision};
 use std::cell::RefCell;
 use tiles::{Packed, K_STEP, ROWS};
@@ -108,7 +110,7 @@ impl Amx {
             let s = &mut *s.borrow_mut();
             // SAFETY: `runs_here` said yes when the backend was made
             unsafe {
-                let a = bf16_rows(&mut s.a, input, m, ps[0].k);
+                let a = bf16_rows(&mut s.a, input, m, ps[0].k, plain);
                 let on = tiles::On::new();
                 for (p, out) in ps.iter().zip(outs.iter_mut()) {
                     product(&on, a, p, out, m, add, &mut s.tail);
@@ -136,7 +138,7 @@ impl Amx {
         assert!(w1.n == w2.k && w2.k == w2.k_pad && w1.n == w1.n_pad);
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
-            let a = bf16_rows(&mut s.a, input, m, w1.k);
+            let a = bf16_rows(&mut s.a, input, m, w1.k, plain);
             let rows = m.next_multiple_of(ROWS);
             let kp = w2.k_pad;
             let mid = sized(&mut s.mid, rows * kp);
@@ -153,22 +155,60 @@ impl Amx {
             product(&on, mid, w2, out, m, false, &mut s.tail);
         })
     }
+
+    /// `conv` (packed in `p`) of `input`, each point's values taken into
+    /// bf16 by `row` (as [`plain`]), into `out` as [`Kernels::conv`].
+    #[allow(clippy::too_many_arguments)]
+    fn conv_by(
+        &self,
+        conv: &Conv,
+        p: &Packed,
+        input: &[f32],
+        out: &mut [f32],
+        (w, h): (usize, usize),
+        add: bool,
+        row: impl Fn(&[f32], &mut [u16]),
+    ) {
+        SCRATCH.with(|s| {
+            let s = &mut *s.borrow_mut();
+            // SAFETY: `runs_here` said yes when the backend was made
+            unsafe {
+                if conv.ky * conv.kx == 1 {
+                    let a = bf16_rows(&mut s.a, input, w * h, conv.cin, row);
+                    product(&tiles::On::new(), a, p, out, w * h, add, &mut s.tail);
+                } else {
+                    shifted(conv, p, s, input, out, (w, h), add, row)
+                }
+            }
+        })
+    }
 }
 
-/// The `m` rows of `k` values of `x` in bf16 in `buf`, each row padded
-/// with zeros to whole steps, rows of zeros to whole tiles.
-///
-/// # Safety
-/// [`tiles::available`] must have said yes.
-unsafe fn bf16_rows<'a>(buf: &'a mut Vec<u16>, x: &[f32], m: usize, k: usize) -> &'a [u16] {
+/// The `m` rows of `k` values of `x` in bf16 in `buf`, each row made by
+/// `row` (a point's values into its row, zeros to whole steps, as
+/// [`plain`]), rows of zeros to whole tiles.
+fn bf16_rows<'a>(
+    buf: &'a mut Vec<u16>,
+    x: &[f32],
+    m: usize,
+    k: usize,
+    row: impl Fn(&[f32], &mut [u16]),
+) -> &'a [u16] {
     assert!(x.len() >= m * k);
     let kp = k.next_multiple_of(K_STEP);
     let a = sized(buf, m.next_multiple_of(ROWS) * kp);
     for (x, to) in x.chunks_exact(k).zip(a.chunks_exact_mut(kp)).take(m) {
-        tiles::to_bf16(x, to);
+        row(x, to);
     }
     a[m * kp..].fill(0);
     a
+}
+
+/// A point's values into its row of bf16 as they are ([`tiles::to_bf16`]);
+/// only where [`runs_here`] said yes.
+fn plain(x: &[f32], to: &mut [u16]) {
+    // SAFETY: the backend exists, so `runs_here` said yes
+    unsafe { tiles::to_bf16(x, to) }
 }
 
 /// `p` applied to the `m` rows of `a` (in bf16, [`bf16_rows`]) into
@@ -218,13 +258,32 @@ fn got<V>(all: &[Option<V>], id: usize) -> Option<&V> {
 impl Kernels for Amx {
     fn conv(&self, conv: &Conv, input: &[f32], out: &mut [f32], w: usize, h: usize, add: bool) {
         match got(&self.mats, conv.id) {
-            Some(p) if conv.ky * conv.kx == 1 => self.rows(&[p], input, &mut [out], w * h, add),
-            Some(p) => SCRATCH.with(|s| {
-                let s = &mut *s.borrow_mut();
-                // SAFETY: `runs_here` said yes when the backend was made
-                unsafe { shifted(conv, p, s, input, out, (w, h), add) }
-            }),
+            Some(p) => self.conv_by(conv, p, input, out, (w, h), add, plain),
             None => self.rest.conv(conv, input, out, w, h, add),
+        }
+    }
+
+    fn conv_of(
+        &self,
+        (n, a): (&Norm, Act),
+        x: &[f32],
+        t: &mut Vec<f32>,
+        conv: &Conv,
+        out: &mut [f32],
+        w: usize,
+        h: usize,
+        add: bool,
+    ) {
+        match got(&self.mats, conv.id) {
+            // SAFETY: the backend exists, so `runs_here` said yes
+            Some(p) => self.conv_by(conv, p, x, out, (w, h), add, |x, to| unsafe {
+                vector::norm_act_bf16(x, n, a, to)
+            }),
+            None => {
+                let t = sized(t, conv.cin * w * h);
+                act::norm_act(&x[..t.len()], n, a, t);
+                self.rest.conv(conv, t, out, w, h, add)
+            }
         }
     }
 
@@ -286,16 +345,18 @@ impl Kernels for Amx {
 }
 
 /// `conv` (packed in `p`) over the `w` x `h` board `x` into `out`, added
-/// to what it holds when `add`. The board goes to bf16 once, a point a
-/// row of `conv.cin` rounded up to a step, each board row led by
-/// `conv.kx / 2` zero points, which are also the previous board row's
-/// right margin, with `conv.ky / 2` board rows of zeros above and below.
+/// to what it holds when `add`. The board goes to bf16 once (by `row`,
+/// as [`plain`]), a point a row of `conv.cin` rounded up to a step, each
+/// board row led by `conv.kx / 2` zero points, which are also the
+/// previous board row's right margin, with `conv.ky / 2` board rows of
+/// zeros above and below.
 /// The product runs over every row of that padded board, margins too
 /// (`kx / 2` in `w + kx / 2` wasted), each window position's step reading
 /// the same rows shifted by its offset; the margins' sums are dropped.
 ///
 /// # Safety
 /// [`tiles::available`] must have said yes.
+#[allow(clippy::too_many_arguments)]
 unsafe fn shifted(
     conv: &Conv,
     p: &Packed,
@@ -304,6 +365,7 @@ unsafe fn shifted(
     out: &mut [f32],
     (w, h): (usize, usize),
     add: bool,
+    row: impl Fn(&[f32], &mut [u16]),
 ) {
     let (cin, n) = (conv.cin, p.n);
     let kp = cin.next_multiple_of(K_STEP);
@@ -315,13 +377,20 @@ unsafe fn shifted(
     // padded row of point (y, x): px + (py + y) * wp + px + x; the
     // products' row i is padded row px + py * wp + i
     let a = sized(&mut s.a, (tiles * ROWS + 2 * (py * wp + px)) * kp);
-    a.fill(0);
+    // each row written once: the points' by `row`, the margins' zeros
+    let mut next = 0;
     for y in 0..h {
+        let first = px + (py + y) * wp + px;
+        a[next * kp..first * kp].fill(0);
         for xx in 0..w {
-            let row = px + (py + y) * wp + px + xx;
-            tiles::to_bf16(&x[(y * w + xx) * cin..][..cin], &mut a[row * kp..][..kp]);
+            row(
+                &x[(y * w + xx) * cin..][..cin],
+                &mut a[(first + xx) * kp..][..kp],
+            );
         }
+        next = first + w;
     }
+    a[next * kp..].fill(0);
     let cbs = kp / K_STEP;
     let step = |st: usize| {
         let (pos, cb) = (st / cbs, st % cbs);

@@ -145,6 +145,17 @@ fn convolutions_are_the_float_ones() {
                 "{k}x{k} {cin}->{cout} on {w}x{h} (add {add}): {e}"
             );
         }
+        // a norm and activation taken as the inputs go to bf16
+        for act in [Act::Identity, Act::Relu, Act::Silu, Act::Mish] {
+            let n = b.norm("n", cin, act);
+            let x = floats(&mut b.r, w * h * cin, -4.0, 4.0);
+            let (mut got, mut want) = (start.clone(), start.clone());
+            let t = &mut Vec::new();
+            amx.conv_of((&n.0, n.1), &x, t, &conv, &mut got, w, h, true);
+            Float.conv_of((&n.0, n.1), &x, t, &conv, &mut want, w, h, true);
+            let e = off(&got, &want);
+            assert!(e < 1e-2, "{k}x{k} {cin}->{cout} after {act:?}: {e}");
+        }
     }
 }
 
