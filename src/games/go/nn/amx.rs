@@ -20,7 +20,7 @@ pub mod vector;
 mod tests;
 
 use super::desc::{Act, Attention, Conv, Layer, MatMul, Model, Norm};
-use super::forward::{self, act, sized, Kernels};
+use super::forward::{self, sized, Kernels};
 use super::int8::{Int8, Kernel, Precision};
 use std::cell::RefCell;
 use tiles::{Packed, K_STEP, ROWS};
@@ -279,11 +279,7 @@ impl Kernels for Amx {
             Some(p) => self.conv_by(conv, p, x, out, (w, h), add, |x, to| unsafe {
                 vector::norm_act_bf16(x, n, a, to)
             }),
-            None => {
-                let t = sized(t, conv.cin * w * h);
-                act::norm_act(&x[..t.len()], n, a, t);
-                self.rest.conv(conv, t, out, w, h, add)
-            }
+            None => self.rest.conv_of((n, a), x, t, conv, out, w, h, add),
         }
     }
 
