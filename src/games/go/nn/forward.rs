@@ -2,7 +2,9 @@
 //! norms, activations, pooling, attention and heads in float, as KataGo's
 //! CPU backend (`cpp/neuralnet/eigenbackend.cpp`) computes them, and the
 //! convolutions and matrices, where nearly all the work is, through a
-//! backend's [`Kernels`]. Values are kept point by point (each point's
+//! backend's [`Kernels`] (which may also take a convolution's norm and
+//! activation, SwiGLU and attention whole, and does in float by
+//! default). Values are kept point by point (each point's
 //! channels together), on the board's own points only: a convolution
 //! reads zeros past the edge, as KataGo's masked board of any size does.
 
