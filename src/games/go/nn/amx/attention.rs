@@ -5,7 +5,7 @@
 //! time. Keys and values are packed once for the heads that share them.
 
 use super::tiles::{gemm, On, Packed, K_STEP, ROWS};
-use super::vector::pow2;
+use super::vector::{below, pow2};
 use crate::games::go::nn::desc::Attention;
 use crate::games::go::nn::forward::sized;
 
@@ -97,13 +97,6 @@ pub unsafe fn run(
 /// Queries a pass of [`run`] takes: two tiles of rows, the products'
 /// best shape; their scores (47 KB for 19x19) stay in L2.
 const BLOCK: usize = 2 * ROWS;
-
-/// Lanes `c * 16 ..` of 16 that are below `n`.
-#[inline(always)]
-fn below(n: usize, c: usize) -> u16 {
-    let left = n.saturating_sub(c * 16).min(16);
-    ((1u32 << left) - 1) as u16
-}
 
 /// The first `n` of `x` into `to` in bf16 (to nearest, ties to even),
 /// zeros past them; `to` whole 64-byte rows.

@@ -7,6 +7,14 @@ use crate::games::go::nn::desc::{Act, Norm};
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+/// Lanes `c * 16 ..` of 16 that are below `n`: the mask of a vector of
+/// the first `n` values.
+#[inline(always)]
+pub fn below(n: usize, c: usize) -> u16 {
+    let left = n.saturating_sub(c * 16).min(16);
+    ((1u32 << left) - 1) as u16
+}
+
 /// 2^y in each lane: 2^f (`|f| <= 1/2`, a cubic: 8e-5 off, under bf16's
 /// 2e-3) times 2^n by `vscalefps`, which saturates where shifting bits
 /// into the exponent would wrap.
@@ -73,7 +81,7 @@ pub unsafe fn norm_act_bf16(x: &[f32], n: &Norm, a: Act, to: &mut [u16]) {
     let c = x.len();
     assert!(n.scale.len() == c && n.bias.len() == c && to.len() >= c);
     for i in (0..c).step_by(16) {
-        let lanes = ((1u32 << (c - i).min(16)) - 1) as u16;
+        let lanes = below(c, i / 16);
         let at = |v: &[f32]| _mm512_maskz_loadu_ps(lanes, v.as_ptr().add(i));
         let y = _mm512_fmadd_ps(at(x), at(&n.scale), at(&n.bias));
         let y = match a {
