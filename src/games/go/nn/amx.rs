@@ -102,15 +102,23 @@ impl Amx {
     }
 
     /// Each of `ps` applied to the `m` rows of `input` into the matching
-    /// `outs`, added to what they hold when `add`; the input rounded to
-    /// bf16 once.
-    fn rows(&self, ps: &[&Packed], input: &[f32], outs: &mut [&mut [f32]], m: usize, add: bool) {
+    /// `outs`, added to what they hold when `add`; the input taken to bf16
+    /// once, a row by `row` (as [`plain`]).
+    fn rows(
+        &self,
+        ps: &[&Packed],
+        input: &[f32],
+        outs: &mut [&mut [f32]],
+        m: usize,
+        add: bool,
+        row: impl Fn(&[f32], &mut [u16]),
+    ) {
         assert!(ps.iter().all(|p| p.k == ps[0].k && p.n == p.n_pad));
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             // SAFETY: `runs_here` said yes when the backend was made
             unsafe {
-                let a = bf16_rows(&mut s.a, input, m, ps[0].k, plain);
+                let a = bf16_rows(&mut s.a, input, m, ps[0].k, row);
                 let on = tiles::On::new();
                 for (p, out) in ps.iter().zip(outs.iter_mut()) {
                     product(&on, a, p, out, m, add, &mut s.tail);
@@ -169,17 +177,13 @@ impl Amx {
         add: bool,
         row: impl Fn(&[f32], &mut [u16]),
     ) {
+        if conv.ky * conv.kx == 1 {
+            return self.rows(&[p], input, &mut [out], w * h, add, row);
+        }
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             // SAFETY: `runs_here` said yes when the backend was made
-            unsafe {
-                if conv.ky * conv.kx == 1 {
-                    let a = bf16_rows(&mut s.a, input, w * h, conv.cin, row);
-                    product(&tiles::On::new(), a, p, out, w * h, add, &mut s.tail);
-                } else {
-                    shifted(conv, p, s, input, out, (w, h), add, row)
-                }
-            }
+            unsafe { shifted(conv, p, s, input, out, (w, h), add, row) }
         })
     }
 }
@@ -290,7 +294,7 @@ impl Kernels for Amx {
     fn matmuls(&self, ms: &[&MatMul], input: &[f32], outs: &mut [&mut [f32]], points: usize) {
         let ps: Option<Vec<&Packed>> = ms.iter().map(|m| got(&self.mats, m.id)).collect();
         match ps {
-            Some(ps) => self.rows(&ps, input, outs, points, false),
+            Some(ps) => self.rows(&ps, input, outs, points, false, plain),
             None => self.rest.matmuls(ms, input, outs, points),
         }
     }

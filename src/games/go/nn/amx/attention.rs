@@ -226,7 +226,7 @@ unsafe fn exps(row: &[f32], n: usize, scale: f32, to: &mut [u16]) -> f32 {
 unsafe fn pow2s(row: &[f32], n: usize, scale: f32, shift: f32, to: &mut [u16]) -> f32 {
     use std::arch::x86_64::*;
     let (sc, shift) = (_mm512_set1_ps(scale), _mm512_set1_ps(shift));
-    let pow2 = |c: usize| {
+    let weights = |c: usize| {
         let x = _mm512_maskz_loadu_ps(below(n, c), row.as_ptr().wrapping_add(c * 16));
         let p = pow2(_mm512_fmsub_ps(x, sc, shift));
         _mm512_maskz_mov_ps(below(n, c), p)
@@ -234,7 +234,7 @@ unsafe fn pow2s(row: &[f32], n: usize, scale: f32, shift: f32, to: &mut [u16]) -
     let ones: __m512bh = std::mem::transmute(_mm512_set1_epi16(0x3f80));
     let (mut t, mut u) = (_mm512_setzero_ps(), _mm512_setzero_ps());
     for (c, pair) in to.chunks_exact_mut(32).enumerate() {
-        let b = _mm512_cvtne2ps_pbh(pow2(2 * c + 1), pow2(2 * c));
+        let b = _mm512_cvtne2ps_pbh(weights(2 * c + 1), weights(2 * c));
         _mm512_storeu_si512(
             pair.as_mut_ptr().cast(),
             std::mem::transmute::<__m512bh, __m512i>(b),
